@@ -1,0 +1,9 @@
+def load_encoder(encoder, checkpoint):
+    encoder.load_state_dict(
+        {k.removeprefix("module."): v for k, v in checkpoint["state_dict"].items()},
+        strict=True,
+    )
+    encoder.load_state_dict(
+        checkpoint["state_dict"],
+        strict=True  # already unwrapped
+    )

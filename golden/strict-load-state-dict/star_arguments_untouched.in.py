@@ -1,0 +1,3 @@
+def load(model, ckpt, *args, **kwargs):
+    model.load_state_dict(ckpt, *args)
+    model.load_state_dict(ckpt, **kwargs)

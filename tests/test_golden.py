@@ -1,0 +1,28 @@
+"""Every golden case, through the real CLI: expected output, byte for byte, then idempotent."""
+
+from __future__ import annotations
+
+import pytest
+
+from torchfix import registry
+from torchfix.golden import discover_cases, run_case
+
+CASES = discover_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_golden_case(case):
+    outcome = run_case(case)
+    assert outcome.passed, outcome.message
+
+
+def test_every_codemod_has_positive_and_negative_cases():
+    for codemod in registry.all_codemods():
+        cases = [case for case in CASES if case.codemod == codemod.name]
+        assert any(case.expected_path for case in cases), f"{codemod.name}: no rewrite case"
+        assert any(not case.expected_path for case in cases), f"{codemod.name}: no negative case"
+
+
+def test_golden_folders_name_real_codemods():
+    known = set(registry.by_name())
+    assert {case.codemod for case in CASES} <= known

@@ -1,0 +1,160 @@
+"""`[tool.torchfix]` in the nearest pyproject.toml, merged with command-line options.
+
+    [tool.torchfix]
+    select = ["ALL"]                  # default: the codemods that are on by default
+    ignore = ["atomic-save"]
+    exclude = ["third_party/", "*_pb2.py"]
+    unsafe-fixes = false
+
+    [tool.torchfix.clamp-log-ratio]   # per-codemod options
+    bound = 10.0
+
+The command line wins over the file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from torchfix import registry
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+_LIST_KEYS = ("select", "ignore", "exclude")
+_BOOL_KEYS = ("unsafe-fixes", "include-generated")
+
+
+class ConfigError(ValueError):
+    """An invalid configuration file or option: a usage error (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the pyproject.toml read, if any
+    root: Path = field(default_factory=Path.cwd)  # where exclude patterns are anchored
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    include_generated: bool = False
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.torchfix] table."""
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and _has_torchfix_table(pyproject):
+            return pyproject
+    return None
+
+
+def load_config(path: Path | None) -> Config:
+    """Read and validate the configuration in `path` (no file means defaults)."""
+    if path is None:
+        return Config()
+    table = _read_table(path)
+    unknown_codemods: list[str] = []
+    options: dict[str, dict[str, Any]] = {}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in _LIST_KEYS:
+            values[key] = tuple(_string_list(path, key, value))
+        elif key in _BOOL_KEYS:
+            if not isinstance(value, bool):
+                raise ConfigError(f"{path}: [tool.torchfix] {key} must be true or false")
+            values[key] = value
+        elif isinstance(value, dict):
+            try:
+                codemod = registry.get(key)
+            except registry.UnknownCodemodError as exc:
+                unknown_codemods.append(str(exc))
+                continue
+            options[key] = validate_options(path, codemod, value)
+        else:
+            raise ConfigError(f"{path}: unknown key '{key}' in [tool.torchfix]")
+    if unknown_codemods:
+        raise ConfigError(f"{path}: [tool.torchfix.<name>]: {unknown_codemods[0]}")
+    for key in ("select", "ignore"):
+        if key in values:
+            try:
+                registry.select(values[key])
+            except registry.UnknownCodemodError as exc:
+                raise ConfigError(f"{path}: [tool.torchfix] {key}: {exc}") from exc
+    return Config(
+        path=path,
+        root=path.parent.resolve(),
+        select=values.get("select"),
+        ignore=values.get("ignore", ()),
+        exclude=values.get("exclude", ()),
+        unsafe_fixes=values.get("unsafe-fixes", False),
+        include_generated=values.get("include-generated", False),
+        options=options,
+    )
+
+
+def validate_options(path: Path, codemod: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    declared = {option.name: option for option in codemod.options}
+    checked: dict[str, Any] = {}
+    for key, value in given.items():
+        if key not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            raise ConfigError(
+                f"{path}: unknown option '{key}' for {codemod.name} (its options: {known})"
+            )
+        default = declared[key].default
+        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not type(default):
+            raise ConfigError(
+                f"{path}: [tool.torchfix.{codemod.name}] {key} must be "
+                f"{type(default).__name__}, got {value!r}"
+            )
+        checked[key] = value
+    return checked
+
+
+def _read_table(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
+    table = document.get("tool", {}).get("torchfix", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.torchfix] must be a table")
+    return table
+
+
+def _has_torchfix_table(path: Path) -> bool:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return False
+    if b"torchfix" not in raw:
+        return False
+    try:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        # A broken file that seems to configure us must not be skipped silently.
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
+    return isinstance(document.get("tool"), dict) and "torchfix" in document["tool"]
+
+
+def _string_list(path: Path, key: str, value: Any) -> Sequence[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{path}: [tool.torchfix] {key} must be a list of strings")
+    return value

@@ -1,0 +1,284 @@
+"""One file through the pipeline: prefilter → parse → codemods → verify → FileResult.
+
+The engine returns plain data and never prints or writes; sinks (writing, diffs, reports,
+git) decide what to do with a result. It knows codemods only through the contract in
+`torchfix.codemod` and the registry.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from torchfix import registry
+from torchfix.codemod import Change, CodemodSettings, TorchfixCodemod
+from torchfix.discovery import is_generated
+from torchfix.suppressions import MARKER, Suppressions, find_suppressions
+
+# Messages from CPython's parser that mean "too deep", not "invalid".
+_NESTING_ERRORS = (
+    "too many nested parentheses",
+    "too many levels of indentation",
+    "too many statically nested blocks",
+    "too deeply nested",
+)
+TOO_DEEP = "too deeply nested for the parser; skipped"
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """Everything that decides what the engine does to a file (and so keys its cache)."""
+
+    codemods: tuple[str, ...]
+    unsafe_fixes: bool = False
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    skip_generated: bool = True
+
+
+@dataclass(frozen=True)
+class FileError:
+    """Why a file could not be processed. `internal` errors are torchfix bugs."""
+
+    message: str
+    internal: bool = False
+    codemod: str | None = None
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: Path
+    changes: tuple[Change, ...] = ()
+    source: bytes | None = None  # the bytes read; kept only when the file changes
+    output: bytes | None = None  # the new bytes when the file changes
+    encoding: str = "utf-8"
+    error: FileError | None = None
+    parsed: bool = False
+    skipped: str | None = None  # why the file was passed over, e.g. "generated"
+
+    @property
+    def changed(self) -> bool:
+        return self.output is not None
+
+
+class _FileFailure(Exception):
+    def __init__(self, error: FileError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False) -> FileResult:
+    """Read `path` and run the selected codemods on it. Never raises for bad input."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return FileResult(path, error=FileError("no such file (removed during the run?)"))
+    except IsADirectoryError:
+        return FileResult(path, error=FileError("is a directory, not a file"))
+    except OSError as exc:
+        return FileResult(path, error=FileError(f"cannot read: {exc.strerror or exc}"))
+    if settings.skip_generated and not explicit and is_generated(data):
+        return FileResult(path, skipped="generated")
+    return process_source(data, path, settings)
+
+
+def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileResult:
+    """Run the selected codemods on `data` (the contents of `path`)."""
+    if b"\0" in data:
+        return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
+    codemods = [registry.get(name) for name in settings.codemods]
+    triggered = [c for c in codemods if any(trigger in data for trigger in c.triggers)]
+    if not triggered:
+        return FileResult(path)
+    try:
+        return _rewrite(data, path, triggered, settings)
+    except _FileFailure as failure:
+        return FileResult(path, error=failure.error, parsed=True)
+    except RecursionError:
+        return FileResult(path, error=FileError(TOO_DEEP), parsed=True)
+
+
+def _rewrite(
+    data: bytes, path: Path, codemods: Sequence[type[TorchfixCodemod]], settings: EngineSettings
+) -> FileResult:
+    compiles = _check_nesting(data, path)
+    module = _parse(data)
+    original_text = data.decode(module.encoding)
+    suppressions = find_suppressions(original_text) if MARKER in data else Suppressions()
+
+    changes: list[Change] = []
+    tree, text = module, original_text
+    for codemod in codemods:
+        new_tree, new_changes = _run_codemod(codemod, tree, path, settings, suppressions)
+        if text is not original_text:
+            new_changes = _map_lines(new_changes, original_text, text)
+        changes.extend(new_changes)
+        if not any(change.applied for change in new_changes):
+            continue  # no edit was recorded, so nothing in the tree may have changed
+        new_text = new_tree.code
+        if new_text == text:
+            continue
+        tree = _verify_output(new_text, original_text, module.encoding, path, codemod.name,
+                              compiles)
+        text = new_text
+        if suppressions:  # positions now refer to the new text, and so must suppressions
+            suppressions = find_suppressions(text)
+
+    if text is original_text:
+        return FileResult(path, tuple(changes), parsed=True, encoding=module.encoding)
+    if module.bytes != data:
+        raise _FileFailure(
+            FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
+                      "start of a line?), so it is left unchanged")
+        )
+    _verify_idempotent(tree, path, codemods, settings, suppressions)
+    return FileResult(
+        path,
+        tuple(changes),
+        source=data,
+        output=tree.bytes,
+        encoding=module.encoding,
+        parsed=True,
+    )
+
+
+def _check_nesting(data: bytes, path: Path) -> bool:
+    """Refuse input too deep to parse safely; return whether CPython compiles it.
+
+    libcst's native parser can exhaust the C stack on very deep nesting, killing the
+    process, while CPython's parser fails cleanly; so CPython looks first.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(data, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (RecursionError, MemoryError) as exc:
+        raise _FileFailure(FileError(TOO_DEEP)) from exc
+    except (SyntaxError, ValueError) as exc:
+        if any(marker in str(exc) for marker in _NESTING_ERRORS):
+            raise _FileFailure(FileError(TOO_DEEP)) from exc
+        return False  # libcst decides; it may know syntax this Python does not
+    return True
+
+
+def _parse(data: bytes) -> cst.Module:
+    try:
+        return cst.parse_module(data)
+    except cst.ParserSyntaxError as exc:
+        reason = str(exc).strip().splitlines()
+        detail = next((line for line in reason if line.startswith(("parser error",
+                                                                  "tokenizer error"))), "")
+        detail = detail.split(": ", 1)[-1] if detail else reason[0] if reason else "invalid"
+        raise _FileFailure(
+            FileError(f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}: "
+                      f"{detail}")
+        ) from exc
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        raise _FileFailure(FileError(f"cannot decode the file: {_first_line(exc)}")) from exc
+
+
+def _run_codemod(
+    codemod: type[TorchfixCodemod],
+    tree: cst.Module,
+    path: Path,
+    settings: EngineSettings,
+    suppressions: Suppressions,
+) -> tuple[cst.Module, list[Change]]:
+    instance = codemod(
+        CodemodContext(filename=str(path)),
+        CodemodSettings(
+            unsafe_fixes=settings.unsafe_fixes,
+            options=settings.options.get(codemod.name, {}),
+            suppressions=suppressions,
+            fresh_tree=True,  # every tree given to a codemod comes straight from the parser
+        ),
+    )
+    try:
+        new_tree = instance.transform_module(tree)
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise _FileFailure(
+            FileError(f"internal error in codemod {codemod.name}: "
+                      f"{type(exc).__name__}: {_first_line(exc)}",
+                      internal=True, codemod=codemod.name)
+        ) from exc
+    return new_tree, instance.changes
+
+
+def _verify_output(
+    text: str, original_text: str, encoding: str, path: Path, codemod: str,
+    compiled_before: bool,
+) -> cst.Module:
+    """The output of one codemod must parse again, and compile if the input did."""
+    try:
+        tree = cst.parse_module(text.encode(encoding))
+    except Exception as exc:
+        raise _internal(codemod, f"produced code that does not parse: {_first_line(exc)}") from exc
+    if compiled_before:
+        error = _compile_error(text, path)
+        if error is not None and _compile_error(original_text, path) is None:
+            raise _internal(codemod, f"produced invalid Python: {error}")
+    return tree
+
+
+def _compile_error(text: str, path: Path) -> str | None:
+    """CPython's full compile catches what parsing does not, e.g. a repeated keyword."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, str(path), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{exc.msg} (line {exc.lineno})"
+    return None
+
+
+def _verify_idempotent(
+    tree: cst.Module,
+    path: Path,
+    codemods: Sequence[type[TorchfixCodemod]],
+    settings: EngineSettings,
+    suppressions: Suppressions,
+) -> None:
+    """Running the same codemods on the output must change nothing."""
+    for codemod in codemods:
+        new_tree, changes = _run_codemod(codemod, tree, path, settings, suppressions)
+        if any(change.applied for change in changes) and new_tree.code != tree.code:
+            raise _internal(codemod.name, "is not idempotent: a second run changes the "
+                                          "output again")
+
+
+def _map_lines(changes: list[Change], original: str, current: str) -> list[Change]:
+    """Re-express positions in `current` (after earlier codemods) as lines of `original`."""
+    if not changes:
+        return changes
+    matcher = difflib.SequenceMatcher(
+        None, original.splitlines(), current.splitlines(), autojunk=False
+    )
+    mapping: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, j in enumerate(range(j1, j2)):
+            mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
+    return [
+        Change(c.codemod, mapping.get(c.line, c.line), c.column, c.message, c.safety, c.applied)
+        for c in changes
+    ]
+
+
+def _internal(codemod: str, what: str) -> _FileFailure:
+    return _FileFailure(
+        FileError(f"internal error: codemod {codemod} {what}; file left unchanged",
+                  internal=True, codemod=codemod)
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,146 @@
+"""Golden cases: `golden/<codemod>/<case>.in.py` → `<case>.out.py`, run through the CLI.
+
+A case with no `.out.py` must come out unchanged. An optional `<case>.check.txt` holds the
+exact `torchfix check` output expected for the input. The first lines of an input may
+carry directives for the harness:
+
+    # golden-args: --unsafe-fixes
+    # golden-path: tests/test_model.py
+
+`golden-args` are extra CLI arguments; `golden-path` is where the file is placed (codemods
+such as assert-to-raise treat test files differently). Every case is also run a second
+time on its own output, which must then be left alone: the codemod is idempotent.
+
+Used by the test suite and by `torchfix selftest`, so the cases ship with the package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+IN_SUFFIX = ".in.py"
+OUT_SUFFIX = ".out.py"
+CHECK_SUFFIX = ".check.txt"
+_ARGS_DIRECTIVE = b"# golden-args:"
+_PATH_DIRECTIVE = b"# golden-path:"
+
+
+def golden_root() -> Path:
+    """The golden folder: shipped inside the package, or beside it in a source checkout."""
+    packaged = Path(__file__).parent / "_golden"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "golden"
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    codemod: str
+    name: str
+    input_path: Path
+
+    @property
+    def id(self) -> str:
+        return f"{self.codemod}/{self.name}"
+
+    @property
+    def expected_path(self) -> Path | None:
+        path = self.input_path.with_name(self.name + OUT_SUFFIX)
+        return path if path.is_file() else None
+
+    @property
+    def check_path(self) -> Path | None:
+        path = self.input_path.with_name(self.name + CHECK_SUFFIX)
+        return path if path.is_file() else None
+
+    def directives(self) -> tuple[list[str], str]:
+        args: list[str] = []
+        filename = f"{self.name}.py"
+        for line in self.input_path.read_bytes().splitlines()[:5]:
+            if line.startswith(_ARGS_DIRECTIVE):
+                args += shlex.split(line[len(_ARGS_DIRECTIVE):].decode())
+            elif line.startswith(_PATH_DIRECTIVE):
+                filename = line[len(_PATH_DIRECTIVE):].decode().strip()
+        return args, filename
+
+
+def discover_cases(root: Path | None = None) -> list[GoldenCase]:
+    root = root or golden_root()
+    return [
+        GoldenCase(path.parent.name, path.name[: -len(IN_SUFFIX)], path)
+        for path in sorted(root.glob(f"*/*{IN_SUFFIX}"))
+    ]
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case: GoldenCase
+    passed: bool
+    message: str = ""
+
+
+def run_case(case: GoldenCase) -> CaseOutcome:
+    """Run one case through `torchfix apply` and `torchfix check`, as a user would."""
+    args, filename = case.directives()
+    source = case.input_path.read_bytes()
+    expected = case.expected_path.read_bytes() if case.expected_path else source
+    with tempfile.TemporaryDirectory(prefix="torchfix-golden-") as folder, _inside(Path(folder)):
+        target = Path(filename)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source)
+        if case.check_path is not None:
+            code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
+            wanted = case.check_path.read_text(encoding="utf-8")
+            if output.strip() != wanted.strip():
+                return CaseOutcome(case, False, _mismatch("check output", wanted, output))
+        code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
+        if code != 0:
+            return CaseOutcome(case, False, f"apply exited {code}: {output.strip()}")
+        produced = target.read_bytes()
+        if produced != expected:
+            return CaseOutcome(case, False, _mismatch(
+                "output", expected.decode(errors="replace"), produced.decode(errors="replace")))
+        code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
+        if code != 0 or target.read_bytes() != produced:
+            return CaseOutcome(case, False, "not idempotent: a second run changed the output")
+        code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
+        if code != 0:
+            return CaseOutcome(case, False, f"check still fails after apply:\n{output}")
+    return CaseOutcome(case, True)
+
+
+def _cli(args: list[str]) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from torchfix.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--jobs", "1"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout + result.stderr
+
+
+def _mismatch(what: str, expected: str, actual: str) -> str:
+    import difflib
+
+    diff = difflib.unified_diff(
+        expected.splitlines(keepends=True), actual.splitlines(keepends=True),
+        "expected", "actual",
+    )
+    return f"{what} differs:\n" + "".join(diff)
+
+
+@contextlib.contextmanager
+def _inside(folder: Path) -> Iterator[None]:
+    previous = Path.cwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(previous)

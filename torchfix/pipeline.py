@@ -1,0 +1,108 @@
+"""One run from the user's point of view: options + config → discovery → engine results.
+
+The CLI and the git integration both go through `run()`; neither prints anything here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from torchfix import registry
+from torchfix.config import Config, ConfigError, find_config, load_config
+from torchfix.discovery import Discovery, discover
+from torchfix.engine import EngineSettings, FileResult
+from torchfix.runner import run_files
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What was asked on the command line; None means "not given, use the config"."""
+
+    select: Sequence[str] | None = None
+    ignore: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+    unsafe_fixes: bool | None = None
+    include_generated: bool | None = None
+    config: Path | None = None
+    jobs: int | None = None
+    use_cache: bool = True
+
+
+@dataclass
+class RunOutcome:
+    settings: EngineSettings
+    config: Config
+    discovery: Discovery
+    results: list[FileResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings, Config]:
+    """Merge the configuration file with the command line (which wins)."""
+    config_path = options.config
+    if config_path is not None and not config_path.is_file():
+        raise ConfigError(f"{config_path}: configuration file not found")
+    if config_path is None:
+        config_path = find_config(_common_folder(paths))
+    config = load_config(config_path)
+
+    selected = options.select if options.select is not None else config.select
+    # A codemod named in --select on the command line is not dropped by the config's ignore.
+    cli_selected = set(options.select or ())
+    ignored = [name for name in config.ignore if name not in cli_selected]
+    ignored += list(options.ignore)
+    try:
+        codemods = registry.select(selected, ignored)
+    except registry.UnknownCodemodError as exc:
+        raise ConfigError(str(exc)) from exc
+    unsafe = config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes
+    include_generated = (
+        config.include_generated if options.include_generated is None
+        else options.include_generated
+    )
+    settings = EngineSettings(
+        codemods=tuple(codemod.name for codemod in codemods),
+        unsafe_fixes=unsafe,
+        options={name: dict(values) for name, values in config.options.items()},
+        skip_generated=not include_generated,
+    )
+    return settings, config
+
+
+def run(
+    paths: Sequence[Path],
+    options: RunOptions,
+    on_discovered: Callable[[int], None] | None = None,
+    on_result: Callable[[FileResult], None] | None = None,
+) -> RunOutcome:
+    started = time.perf_counter()
+    settings, config = resolve(paths, options)
+    found = discover(
+        paths,
+        excludes=[(config.root, config.exclude), (Path.cwd(), tuple(options.exclude))],
+    )
+    if on_discovered is not None:
+        on_discovered(len(found.files))
+    outcome = RunOutcome(settings, config, found)
+    if settings.codemods:
+        for result in run_files(found.files, settings, options.jobs):
+            outcome.results.append(result)
+            if on_result is not None:
+                on_result(result)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _common_folder(paths: Sequence[Path]) -> Path:
+    if not paths:
+        return Path.cwd()
+    absolute = [os.path.abspath(path) for path in paths]
+    try:
+        common = Path(os.path.commonpath(absolute))
+    except ValueError:  # different drives
+        return Path.cwd()
+    return common if common.is_dir() else common.parent

@@ -1,0 +1,71 @@
+"""The codemods this installation knows, and the selection of which ones run."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from torchfix.codemod import TorchfixCodemod
+
+ALL_SELECTOR = "ALL"
+
+
+class UnknownCodemodError(ValueError):
+    """A codemod name that no codemod has (a usage or configuration error)."""
+
+
+def all_codemods() -> tuple[type[TorchfixCodemod], ...]:
+    """Every codemod, in the fixed order in which they run on a file."""
+    from codemods import CODEMODS
+
+    return CODEMODS
+
+
+def by_name() -> dict[str, type[TorchfixCodemod]]:
+    return {codemod.name: codemod for codemod in all_codemods()}
+
+
+def get(name: str) -> type[TorchfixCodemod]:
+    known = by_name()
+    if name not in known:
+        raise UnknownCodemodError(_unknown_message(name, known))
+    return known[name]
+
+
+def select(
+    selected: Iterable[str] | None, ignored: Iterable[str] = ()
+) -> tuple[type[TorchfixCodemod], ...]:
+    """Resolve --select/--ignore names to codemods, kept in their run order.
+
+    No selection means every codemod that is on by default; `ALL` means every codemod.
+    """
+    known = by_name()
+    ignored_names = set(_check_names(ignored, known))
+    if selected is None:
+        chosen = {name for name, codemod in known.items() if codemod.enabled_by_default}
+    else:
+        names = list(selected)
+        chosen = set(known) if ALL_SELECTOR in names else set(_check_names(names, known))
+    return tuple(
+        codemod
+        for codemod in all_codemods()
+        if codemod.name in chosen and codemod.name not in ignored_names
+    )
+
+
+def _check_names(names: Iterable[str], known: dict[str, type[TorchfixCodemod]]) -> list[str]:
+    checked = []
+    for name in names:
+        if name == ALL_SELECTOR:
+            checked.extend(known)
+        elif name not in known:
+            raise UnknownCodemodError(_unknown_message(name, known))
+        else:
+            checked.append(name)
+    return checked
+
+
+def _unknown_message(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else "; `torchfix list` shows them all"
+    return f"unknown codemod '{name}'{hint}"

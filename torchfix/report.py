@@ -1,0 +1,232 @@
+"""What users read: findings, errors, diffs, summaries, JSON. Only the CLI calls this."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from torchfix.codemod import Change, Safety
+from torchfix.engine import FileResult
+
+# Runs shorter than this finish before a progress bar would be any help.
+PROGRESS_DELAY_SECONDS = 0.5
+
+
+def shown_path(path: Path) -> str:
+    """A path as users typed it: relative to the current folder when inside it."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute, Path.cwd())
+    return absolute if relative.startswith("..") else relative
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A file that could not be processed or written."""
+
+    path: Path
+    message: str
+    internal: bool = False
+
+    def line(self) -> str:
+        return f"{shown_path(self.path)}: error: {self.message}"
+
+
+def finding_line(path: Path, change: Change) -> str:
+    """`path:line:col name message`, with a note when the fix is not applied by default."""
+    note = ""
+    if not change.applied and change.safety is Safety.UNSAFE:
+        note = " [unsafe fix: --unsafe-fixes applies it]"
+    elif change.safety is Safety.MANUAL:
+        note = " [no automatic fix]"
+    return (
+        f"{shown_path(path)}:{change.line}:{change.column} {change.codemod} "
+        f"{change.message}{note}"
+    )
+
+
+def sorted_findings(results: Iterable[FileResult]) -> list[tuple[Path, Change]]:
+    return [
+        (result.path, change)
+        for result in results
+        for change in sorted(result.changes, key=lambda c: (c.line, c.column, c.codemod))
+    ]
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    parsed: int = 0
+    changed: int = 0
+    written: int = 0
+    generated_skipped: int = 0
+    applied: Counter[str] = field(default_factory=Counter)
+    pending_unsafe: Counter[str] = field(default_factory=Counter)
+    manual: Counter[str] = field(default_factory=Counter)
+    errors: int = 0
+    seconds: float = 0.0
+
+    @classmethod
+    def of(
+        cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float
+    ) -> Summary:
+        summary = cls(files=len(results), errors=len(problems), seconds=seconds)
+        for result in results:
+            summary.parsed += result.parsed
+            summary.changed += result.changed
+            summary.generated_skipped += result.skipped == "generated"
+            for change in result.changes:
+                if change.applied:
+                    summary.applied[change.codemod] += 1
+                elif change.safety is Safety.UNSAFE:
+                    summary.pending_unsafe[change.codemod] += 1
+                elif change.safety is Safety.MANUAL:
+                    summary.manual[change.codemod] += 1
+        return summary
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "parsed": self.parsed,
+            "files_changed": self.changed,
+            "generated_skipped": self.generated_skipped,
+            "changes": dict(sorted(self.applied.items())),
+            "unsafe_not_applied": dict(sorted(self.pending_unsafe.items())),
+            "manual": dict(sorted(self.manual.items())),
+            "errors": self.errors,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def print_summary(console: Console, summary: Summary, verb: str) -> None:
+    """A closing summary on stderr: what was looked at, what changed, what went wrong."""
+    files = f"{summary.files} file{'s' * (summary.files != 1)}"
+    head = Text(f"torchfix: {files} scanned, {summary.changed} {verb}")
+    if summary.errors:
+        head.append(f", {summary.errors} error{'s' * (summary.errors != 1)}", style="bold red")
+    head.append(f" in {summary.seconds:.2f}s")
+    console.print(head)
+    counts = sorted(set(summary.applied) | set(summary.pending_unsafe) | set(summary.manual))
+    if counts:
+        table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
+        table.add_column("codemod")
+        table.add_column("changes", justify="right")
+        table.add_column("unsafe, not applied", justify="right")
+        table.add_column("for a human", justify="right")
+        for name in counts:
+            table.add_row(
+                name,
+                str(summary.applied[name]),
+                str(summary.pending_unsafe[name]),
+                str(summary.manual[name]),
+            )
+        console.print(table)
+    if summary.pending_unsafe:
+        console.print("Unsafe fixes were not applied; review them with `torchfix check`, "
+                      "apply them with --unsafe-fixes.")
+    if summary.generated_skipped:
+        console.print(f"{summary.generated_skipped} @generated file(s) skipped "
+                      "(--include-generated processes them).")
+
+
+def json_document(
+    results: Sequence[FileResult], problems: Sequence[Problem], summary: Summary
+) -> str:
+    findings = [
+        {
+            "path": shown_path(path),
+            "line": change.line,
+            "column": change.column,
+            "codemod": change.codemod,
+            "message": change.message,
+            "safety": change.safety.value,
+            "applied": change.applied,
+        }
+        for path, change in sorted_findings(results)
+    ]
+    errors = [
+        {"path": shown_path(p.path), "message": p.message, "internal": p.internal}
+        for p in problems
+    ]
+    document = {"findings": findings, "errors": errors, "summary": summary.as_dict()}
+    return json.dumps(document, indent=2)
+
+
+def print_colored_diff(console: Console, diff: bytes, encoding: str) -> None:
+    for line in diff.decode(_display_encoding(encoding), errors="replace").splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = None
+        console.print(Text(line, style=style or ""), soft_wrap=True, highlight=False)
+
+
+def _display_encoding(encoding: str) -> str:
+    return "utf-8" if encoding.lower().replace("_", "-") == "utf-8-sig" else encoding
+
+
+class ProgressBar:
+    """A progress bar on stderr that appears only once a run has taken a while.
+
+    It stays away when stderr is not a terminal, so piped output is never disturbed.
+    """
+
+    def __init__(self, console: Console, enabled: bool) -> None:
+        self._enabled = enabled and console.is_terminal
+        self._console = console
+        self._progress: Progress | None = None
+        self._task: Any = None
+        self._total = 0
+        self._done = 0
+        self._started = time.monotonic()
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def set_total(self, total: int) -> None:
+        self._total = total
+
+    def advance(self) -> None:
+        self._done += 1
+        if not self._enabled:
+            return
+        if self._progress is None:
+            if time.monotonic() - self._started < PROGRESS_DELAY_SECONDS:
+                return
+            self._progress = Progress(
+                TextColumn("torchfix"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._task = self._progress.add_task("files", total=self._total)
+            self._progress.start()
+        self._progress.update(self._task, completed=self._done)

@@ -1,0 +1,98 @@
+"""Runs the engine over many files: in a process pool, in a stable order.
+
+Each file is processed on a thread with a large stack: libcst's parser recurses natively
+and would crash the process on deeply nested code long before Python's recursion limit
+turns that into a clean error.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from torchfix.discovery import SourceFile
+from torchfix.engine import EngineSettings, FileError, FileResult, process_file
+
+PARSER_STACK_BYTES = 256 * 1024 * 1024
+# Below this many files a process pool costs more to start than it saves.
+MIN_FILES_FOR_POOL = 8
+
+_deep_stack: ThreadPoolExecutor | None = None
+_worker_settings: EngineSettings | None = None
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def run_files(
+    files: Sequence[SourceFile],
+    settings: EngineSettings,
+    jobs: int | None = None,
+    process: Callable[[SourceFile, EngineSettings], FileResult] | None = None,
+) -> Iterator[FileResult]:
+    """Yield one result per file, in the order of `files`."""
+    work = process or process_source_file
+    jobs = jobs or default_jobs()
+    if jobs <= 1 or len(files) < MIN_FILES_FOR_POOL:
+        for source in files:
+            yield work(source, settings)
+        return
+    chunksize = max(1, min(32, len(files) // (jobs * 8)))
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(files)), initializer=_init_worker, initargs=(settings, work)
+    ) as pool:
+        done = 0
+        try:
+            for result in pool.map(_work_in_pool, files, chunksize=chunksize):
+                done += 1
+                yield result
+        except BrokenProcessPool:
+            for source in files[done:]:
+                yield FileResult(
+                    source.path,
+                    error=FileError("a torchfix worker process died while this file was "
+                                    "queued; rerun with --jobs 1 to find the file at fault",
+                                    internal=True),
+                )
+
+
+def process_source_file(source: SourceFile, settings: EngineSettings) -> FileResult:
+    """Process one file on the large-stack thread of this process."""
+    executor = _deep_stack_executor()
+    return executor.submit(process_file, source.path, settings, explicit=source.explicit).result()
+
+
+_worker_process: Callable[[SourceFile, EngineSettings], FileResult] = process_source_file
+
+
+def _init_worker(
+    settings: EngineSettings, work: Callable[[SourceFile, EngineSettings], FileResult]
+) -> None:
+    global _worker_settings, _worker_process, _deep_stack
+    _worker_settings = settings
+    _worker_process = work
+    _deep_stack = None  # a forked child inherits the parent's executor but not its thread
+
+
+def _work_in_pool(source: SourceFile) -> FileResult:
+    if _worker_settings is None:
+        raise RuntimeError("worker used before its initializer ran")
+    return _worker_process(source, _worker_settings)
+
+
+def _deep_stack_executor() -> ThreadPoolExecutor:
+    global _deep_stack
+    if _deep_stack is None:
+        previous = threading.stack_size()
+        threading.stack_size(PARSER_STACK_BYTES)
+        try:
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torchfix-parse")
+            executor.submit(int).result()  # start the thread while the large size is set
+        finally:
+            threading.stack_size(previous)
+        _deep_stack = executor
+    return _deep_stack

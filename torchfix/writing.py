@@ -1,0 +1,76 @@
+"""Safe in-place writes: all or nothing, and nothing about the file but its text changes.
+
+The new bytes go to a temporary file in the same folder, are flushed to disk, take the
+original's permission bits, and replace the original with one atomic rename. A symlink is
+written through (its target changes, the link stays). The bytes come from the engine
+already in the file's own encoding, BOM and newline style.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+TEMP_SUFFIX = ".torchfix.tmp"
+
+
+class WriteError(Exception):
+    """A file could not be written; the message says why in a few words."""
+
+
+def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
+    """Replace the contents of `path` with `new`, if it still holds `expected`."""
+    target = Path(os.path.realpath(path))
+    try:
+        current = target.read_bytes()
+        status = target.stat()
+    except FileNotFoundError as exc:
+        raise WriteError("removed during the run; not written") from exc
+    except OSError as exc:
+        raise WriteError(f"cannot read before writing: {exc.strerror or exc}") from exc
+    if current != expected:
+        raise WriteError("changed on disk during the run; not written")
+    if not os.access(target, os.W_OK):
+        raise WriteError("file is read-only; not written")
+
+    handle, temp_name = _temp_file_beside(target)
+    try:
+        with os.fdopen(handle, "wb") as temp:
+            temp.write(new)
+            temp.flush()
+            os.fsync(temp.fileno())
+        os.chmod(temp_name, stat.S_IMODE(status.st_mode))
+        _keep_owner(temp_name, status)
+        os.replace(temp_name, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def _keep_owner(temp_name: str, status: os.stat_result) -> None:
+    # The temp file belongs to whoever runs torchfix; give it back to the file's owner
+    # where we may (as root, or when only the group differs and we belong to it).
+    if hasattr(os, "chown") and (os.stat(temp_name).st_uid, os.stat(temp_name).st_gid) != (
+        status.st_uid,
+        status.st_gid,
+    ):
+        with contextlib.suppress(OSError):
+            os.chown(temp_name, status.st_uid, status.st_gid)
+
+
+def _temp_file_beside(target: Path) -> tuple[int, str]:
+    try:
+        return tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX
+        )
+    except OSError as exc:
+        raise WriteError(f"cannot create a temporary file beside it: "
+                         f"{exc.strerror or exc}") from exc
