@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from enum import Enum
-from typing import ClassVar
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
-from libcst.metadata import PositionProvider, ScopeProvider
 
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.edits import append_argument, keyword
@@ -109,35 +108,49 @@ class StrictLoadStateDict(TorchfixCodemod):
     summary = "Pass strict=True to nn.Module.load_state_dict so checkpoint mismatches raise."
     triggers = (b"load_state_dict",)
     fix_safety = "safe, unsafe"
-    METADATA_DEPENDENCIES: ClassVar[tuple[object, ...]] = (PositionProvider, ScopeProvider)
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "load_state_dict"
+        }
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
         super().__init__(context, settings)
-        self._evidence = _Evidence()
+        self._evidence = _Evidence.of(self.settings.python_tree)
         self._classes: list[str] = []
         self._functions: list[cst.FunctionDef] = []
+        self._path: list[str] = []  # enclosing class and function names
+        self._function_depths: list[int] = []
         self._discarded: cst.BaseExpression | None = None
 
     # -- context tracking ----------------------------------------------------------------
 
-    def visit_Module(self, node: cst.Module) -> None:
-        node.visit(self._evidence)
-
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._classes.append(node.name.value)
+        self._path.append(node.name.value)
 
     def leave_ClassDef(
         self, original_node: cst.ClassDef, updated_node: cst.ClassDef
     ) -> cst.ClassDef:
+        self._path.pop()
         self._classes.pop()
         return updated_node
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._functions.append(node)
+        self._path.append(node.name.value)
+        self._function_depths.append(len(self._path))
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
     ) -> cst.FunctionDef:
+        self._function_depths.pop()
+        self._path.pop()
         self._functions.pop()
         return updated_node
 
@@ -216,11 +229,13 @@ class StrictLoadStateDict(TorchfixCodemod):
         return Kind.UNKNOWN
 
     def _name_evidence(self, name: cst.Name) -> Kind:
-        scope = self.get_metadata(ScopeProvider, name, None)
-        if scope is None:
-            return Kind.UNKNOWN
-        kinds = {self._evidence.assignment_kind(a.node) for a in scope[name.value]}
-        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+        # The innermost enclosing function that binds the name decides, else the module.
+        scopes = [tuple(self._path[:depth]) for depth in reversed(self._function_depths)]
+        for scope in [*scopes, ()]:
+            kind = self._evidence.binding_kind(scope, name.value)
+            if kind is not None:
+                return kind
+        return Kind.UNKNOWN
 
 
 _LOAD_STATE_DICT_CALL = m.Call(func=m.Attribute(attr=m.Name("load_state_dict")))
@@ -264,60 +279,86 @@ def kind_from_name(identifier: str) -> Kind:
     return Kind.UNKNOWN
 
 
-def dotted(node: cst.BaseExpression) -> list[str]:
-    """`torch.nn.Linear` → ["torch", "nn", "Linear"]; [] for anything else."""
-    if isinstance(node, cst.Name):
-        return [node.value]
-    if isinstance(node, cst.Attribute):
-        base = dotted(node.value)
-        return [*base, node.attr.value] if base else []
-    return []
+FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
 
-class _Evidence(cst.CSTVisitor):
-    """What the file itself says about names: classes, assignments, annotations."""
+class _Evidence(ast.NodeVisitor):
+    """What the file itself says about names: classes, assignments, annotations.
+
+    Read from CPython's parse, which is cheaper to walk than libcst's and lets the
+    rewrite visit only the statements with calls in them.
+    """
 
     def __init__(self) -> None:
         self.module_classes: set[str] = set()
         self._class_bases: dict[str, list[list[str]]] = {}
-        self._values: dict[int, cst.BaseExpression] = {}  # id(target Name) → assigned value
-        self._annotations: dict[int, cst.BaseExpression] = {}  # id(Param/target) → annotation
-        self._attributes: dict[tuple[str, str], list[cst.BaseExpression]] = {}
+        # (enclosing function path, name) → (value, annotation) of each binding there
+        self._bindings: dict[
+            tuple[FunctionPath, str], list[tuple[ast.expr | None, ast.expr | None]]
+        ] = {}
+        self._attributes: dict[tuple[str, str], list[ast.expr]] = {}
+        self._path: list[str] = []
+        self._functions: list[int] = []  # depth in _path of each enclosing function
         self._classes: list[str] = []
+
+    @classmethod
+    def of(cls, tree: ast.Module | None) -> _Evidence:
+        evidence = cls()
+        if tree is not None:
+            evidence.visit(tree)
+            evidence._close_module_classes()
+        return evidence
 
     # collection
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._class_bases[node.name.value] = [dotted(base.value) for base in node.bases]
-        self._classes.append(node.name.value)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._class_bases[node.name] = [dotted(base) for base in node.bases]
+        self._classes.append(node.name)
+        self._path.append(node.name)
+        self.generic_visit(node)
+        self._path.pop()
         self._classes.pop()
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._path.append(node.name)
+        self._functions.append(len(self._path))
+        arguments = node.args
+        for param in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            self._bind(param.arg, None, param.annotation)
+        self.generic_visit(node)
+        self._functions.pop()
+        self._path.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
-            self._note_target(target.target, node.value)
+            self._note_target(target, node.value, None)
+        self.generic_visit(node)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._annotations[id(node.target)] = node.annotation.annotation
-        if node.value is not None:
-            self._note_target(node.target, node.value)
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._note_target(node.target, node.value, node.annotation)
+        self.generic_visit(node)
 
-    def visit_Param(self, node: cst.Param) -> None:
-        if node.annotation is not None:
-            self._annotations[id(node)] = node.annotation.annotation
-
-    def _note_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self._values[id(target)] = value
+    def _note_target(
+        self, target: ast.expr, value: ast.expr | None, annotation: ast.expr | None
+    ) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(target.id, value, annotation)
         elif (
-            isinstance(target, cst.Attribute)
-            and m.matches(target.value, m.Name("self"))
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
             and self._classes
+            and value is not None
         ):
-            self._attributes.setdefault((self._classes[-1], target.attr.value), []).append(value)
+            self._attributes.setdefault((self._classes[-1], target.attr), []).append(value)
 
-    def leave_Module(self, original_node: cst.Module) -> None:
+    def _bind(self, name: str, value: ast.expr | None, annotation: ast.expr | None) -> None:
+        function = tuple(self._path[: self._functions[-1]]) if self._functions else ()
+        self._bindings.setdefault((function, name), []).append((value, annotation))
+
+    def _close_module_classes(self) -> None:
         # A class is a module if one of its bases is, directly or through this file.
         changed = True
         while changed:
@@ -332,32 +373,44 @@ class _Evidence(cst.CSTVisitor):
 
     # questions
 
-    def assignment_kind(self, node: cst.CSTNode) -> Kind:
-        annotation = self._annotations.get(id(node))
-        if annotation is not None:
-            return self.annotation_kind(annotation)
-        value = self._values.get(id(node))
-        return self.value_kind(value) if value is not None else Kind.UNKNOWN
+    def binding_kind(self, function: FunctionPath, name: str) -> Kind | None:
+        """What the bindings of `name` in that scope agree on; None if it has none."""
+        bindings = self._bindings.get((function, name))
+        if not bindings:
+            return None
+        kinds = {
+            self.annotation_kind(annotation) if annotation is not None
+            else self.value_kind(value) if value is not None
+            else Kind.UNKNOWN
+            for value, annotation in bindings
+        }
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def attribute_kind(self, class_name: str, attribute: str) -> Kind:
         kinds = {self.value_kind(v) for v in self._attributes.get((class_name, attribute), [])}
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
-    def annotation_kind(self, annotation: cst.BaseExpression) -> Kind:
-        if isinstance(annotation, cst.BinaryOperation):  # `nn.Module | None`
+    def annotation_kind(self, annotation: ast.expr) -> Kind:
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return _agree(self.annotation_kind(annotation.left),
                           self.annotation_kind(annotation.right))
-        if isinstance(annotation, cst.Subscript) and dotted(annotation.value)[-1:] == ["Optional"]:
-            inner = annotation.slice[0].slice
-            return self.annotation_kind(inner.value) if isinstance(inner, cst.Index) else Kind.UNKNOWN
+        if isinstance(annotation, ast.Subscript) and dotted(annotation.value)[-1:] == [
+            "Optional"
+        ]:
+            return self.annotation_kind(annotation.slice)
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:  # a string annotation: "nn.Module"
+                return self.annotation_kind(ast.parse(annotation.value, mode="eval").body)
+            except SyntaxError:
+                return Kind.UNKNOWN
         return self._class_name_kind(dotted(annotation))
 
-    def value_kind(self, value: cst.BaseExpression) -> Kind:
-        if not isinstance(value, cst.Call):
+    def value_kind(self, value: ast.expr) -> Kind:
+        if not isinstance(value, ast.Call):
             return Kind.UNKNOWN
         func = value.func
         name = dotted(func)
-        if isinstance(func, cst.Attribute) and func.attr.value in MODULE_RETURNING_METHODS:
+        if isinstance(func, ast.Attribute) and func.attr in MODULE_RETURNING_METHODS:
             inner = self.value_kind(func.value)
             if inner is not Kind.UNKNOWN:
                 return inner
@@ -365,23 +418,36 @@ class _Evidence(cst.CSTVisitor):
             len(name) >= 2 and name[-1] == "from_pretrained" and "Model" in name[-2]
         ):
             return Kind.MODULE
-        if name[-2:-1] == ["deepcopy"] or name[-1:] == ["deepcopy"]:
-            return self.value_kind(value.args[0].value) if value.args else Kind.UNKNOWN
+        if name[-1:] == ["deepcopy"]:
+            return self.value_kind(value.args[0]) if value.args else Kind.UNKNOWN
         return self._class_name_kind(name)
 
     def _class_name_kind(self, name: list[str]) -> Kind:
         if not name:
             return Kind.UNKNOWN
         last = name[-1]
-        if last in OPTIMIZER_CLASSES or "lr_scheduler" in name or last.endswith(
-            ("LR", "Scheduler", "LRScheduler")
-        ) or "optim" in name[:-1]:
+        if (
+            last in OPTIMIZER_CLASSES
+            or "lr_scheduler" in name
+            or "optim" in name[:-1]
+            or last.endswith(("LR", "Scheduler"))
+        ):
             return Kind.OTHER
         if last in self.module_classes or last in MODULE_BASES:
             return Kind.MODULE
         if len(name) >= 2 and name[-2] == "nn" and last[:1].isupper():
             return Kind.MODULE  # nn.Linear(...), torch.nn.Sequential(...)
         return Kind.UNKNOWN
+
+
+def dotted(node: ast.expr) -> list[str]:
+    """`torch.nn.Linear` → ["torch", "nn", "Linear"]; [] for anything else."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return [*base, node.attr] if base else []
+    return []
 
 
 def _agree(first: Kind, second: Kind) -> Kind:

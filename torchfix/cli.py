@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import inspect
 import sys
+from dataclasses import replace
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -21,8 +22,8 @@ from torchfix.diffs import display_path, unified_diff
 from torchfix.engine import FileResult
 from torchfix.pipeline import RunOptions, RunOutcome, run
 from torchfix.report import (
-    ProgressBar,
     Problem,
+    ProgressBar,
     Summary,
     finding_line,
     json_document,
@@ -53,26 +54,26 @@ class OutputFormat(str, Enum):
 # -- shared options ----------------------------------------------------------------------
 
 PathsArg = Annotated[
-    Optional[list[Path]],
+    list[Path] | None,
     typer.Argument(help="Files or folders to process (default: the current folder).",
                    show_default=False),
 ]
 SelectOpt = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--select", help="Run only these codemods (comma-separated; ALL for every "
                                    "one).", show_default=False),
 ]
 IgnoreOpt = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--ignore", help="Skip these codemods (comma-separated).", show_default=False),
 ]
 UnsafeOpt = Annotated[
-    Optional[bool],
+    bool | None,
     typer.Option("--unsafe-fixes/--no-unsafe-fixes",
                  help="Also apply fixes marked unsafe.", show_default=False),
 ]
 JobsOpt = Annotated[
-    Optional[int],
+    int | None,
     typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).",
                  show_default=False),
 ]
@@ -80,17 +81,17 @@ FormatOpt = Annotated[
     OutputFormat, typer.Option("--format", help="Output format for findings and summary.")
 ]
 ConfigOpt = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option("--config", help="Read settings from this pyproject.toml instead of the "
                                    "nearest one.", show_default=False),
 ]
 ExcludeOpt = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--exclude", help="Skip files matching this gitignore-style pattern "
                                     "(repeatable).", show_default=False),
 ]
 GeneratedOpt = Annotated[
-    Optional[bool],
+    bool | None,
     typer.Option("--include-generated/--skip-generated",
                  help="Also process files marked @generated.", show_default=False),
 ]
@@ -276,7 +277,10 @@ def check(
     quiet: QuietOpt = False,
 ) -> None:
     """List findings; exit 1 if `apply` would change anything (the CI gate)."""
-    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs)
+    options = replace(
+        _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs),
+        produce_output=False,
+    )
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     pending = any(change.applied for result in outcome.results for change in result.changes)

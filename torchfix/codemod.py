@@ -9,16 +9,19 @@ has to know how its results are shown or written.
 
 from __future__ import annotations
 
+import ast
+import bisect
 import enum
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Collection, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypeVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from torchfix.statement_lines import LineSpan
 from torchfix.suppressions import Suppressions
 
 NodeT = TypeVar("NodeT", bound=cst.CSTNode)
@@ -54,8 +57,23 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Focus:
+    """The statements of a file a codemod needs to visit: those holding a candidate line."""
+
+    spans: Mapping[cst.CSTNode, LineSpan]
+    lines: tuple[int, ...]  # sorted
+
+    def covers(self, statement: cst.CSTNode) -> bool:
+        span = self.spans.get(statement)
+        if span is None:
+            return True  # not a statement we know the lines of: look inside
+        index = bisect.bisect_left(self.lines, span[0])
+        return index < len(self.lines) and self.lines[index] <= span[1]
+
+
+@dataclass(frozen=True)
 class CodemodSettings:
-    """What a codemod instance needs to know about the current run."""
+    """What a codemod instance needs to know about the current run and file."""
 
     unsafe_fixes: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -63,6 +81,19 @@ class CodemodSettings:
     # True when the tree comes straight from the parser, so every node is unique and the
     # defensive deep copy libcst makes before computing metadata can be skipped.
     fresh_tree: bool = False
+    focus: Focus | None = None  # None: visit every statement
+    # CPython's parse of the same text, for facts that are cheaper to read there (class
+    # bases, assignments); None when this Python cannot parse the file.
+    python_tree: ast.Module | None = None
+
+
+# Statement node types whose subtrees can be skipped when they hold no candidate line.
+_STATEMENT_TYPES = frozenset(
+    {
+        cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While,
+        cst.With, cst.Try, cst.TryStar, cst.Match,
+    }
+)
 
 
 class TorchfixCodemod(VisitorBasedCodemodCommand):
@@ -76,12 +107,49 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     enabled_by_default: ClassVar[bool] = True
     options: ClassVar[tuple[Option, ...]] = ()
 
-    METADATA_DEPENDENCIES: ClassVar[tuple[Any, ...]] = (PositionProvider,)
-
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
         super().__init__(context)
         self.settings = settings or CodemodSettings()
         self.changes: list[Change] = []
+        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+        self._statement_positions: dict[cst.CSTNode, Mapping[cst.CSTNode, CodeRange]] = {}
+        self._statements: list[cst.CSTNode] = []  # enclosing statements, innermost last
+        self._indents: list[str | None] = []  # enclosing block indents (None: the default)
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> Collection[int] | None:
+        """The lines where this codemod may act, found in CPython's (much faster) parse.
+
+        Runs after the byte `triggers` matched and before libcst parses the file. An
+        empty result means the file does not need this codemod, and libcst never parses
+        it for this codemod; otherwise only the statements that contain one of these
+        lines are visited (with their enclosing functions and classes). Return the line
+        of each node the codemod may rewrite or report, plus any line whose code it must
+        see to decide (e.g. an assignment it reads). None, the default, visits everything.
+        """
+        del tree
+        return None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        visit_children = super().on_visit(node)
+        node_type = type(node)
+        if node_type in _STATEMENT_TYPES:
+            focus = self.settings.focus
+            if visit_children and focus is not None and not focus.covers(node):
+                visit_children = False
+            self._statements.append(node)
+        elif node_type is cst.IndentedBlock:
+            self._indents.append(node.indent)  # type: ignore[attr-defined]
+        return visit_children
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        result = super().on_leave(original_node, updated_node)
+        node_type = type(original_node)
+        if node_type in _STATEMENT_TYPES:
+            self._statements.pop()
+        elif node_type is cst.IndentedBlock:
+            self._indents.pop()
+        return result
 
     # -- options -------------------------------------------------------------------------
 
@@ -135,15 +203,68 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     def is_suppressed(self, node: cst.CSTNode) -> bool:
         if not self.settings.suppressions:
             return False
-        position = self.get_metadata(PositionProvider, node)
+        position = self.position(node)
         return self.settings.suppressions.suppresses(
             self.name, position.start.line, position.end.line
         )
 
+    def position(self, node: cst.CSTNode) -> CodeRange:
+        """Where `node` (of the tree being transformed) is in the file.
+
+        libcst's PositionProvider generates code for the whole module, which costs as
+        much as parsing it. When the statement around `node` has known lines, only that
+        statement is generated, and its lines and indentation are added back.
+        """
+        local = self._position_in_statement(node)
+        if local is not None:
+            return local
+        if self._positions is None:
+            wrapper = self.context.wrapper
+            if wrapper is None:
+                raise RuntimeError("position() called outside transform_module()")
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions[node]
+
+    def _position_in_statement(self, node: cst.CSTNode) -> CodeRange | None:
+        focus = self.settings.focus
+        wrapper = self.context.wrapper
+        if focus is None or wrapper is None:
+            return None
+        for statement in reversed(self._statements):
+            span = focus.spans.get(statement)
+            if span is not None:
+                break
+        else:
+            return None
+        if statement not in self._statement_positions:
+            alone = cst.Module(
+                body=[statement],  # type: ignore[list-item]
+                default_indent=wrapper.module.default_indent,
+                default_newline=wrapper.module.default_newline,
+            )
+            self._statement_positions[statement] = MetadataWrapper(
+                alone, unsafe_skip_copy=True
+            ).resolve(PositionProvider)
+        local = self._statement_positions[statement].get(node)
+        if local is None:
+            return None
+        # Alone, the statement's code starts after its leading blank and comment lines, at
+        # column 0; in the file it starts at its first line, after the enclosing indents.
+        first_code_line = 1 + len(getattr(statement, "leading_lines", ()))
+        line_shift = span[0] - first_code_line
+        indent = sum(
+            len(wrapper.module.default_indent if indent is None else indent)
+            for indent in self._indents
+        )
+        return CodeRange(
+            (local.start.line + line_shift, local.start.column + indent),
+            (local.end.line + line_shift, local.end.column + indent),
+        )
+
     def _record(self, node: cst.CSTNode, message: str, safety: Safety, applied: bool) -> None:
-        position = self.get_metadata(PositionProvider, node).start
+        start = self.position(node).start
         self.changes.append(
-            Change(self.name, position.line, position.column + 1, message, safety, applied)
+            Change(self.name, start.line, start.column + 1, message, safety, applied)
         )
 
     # -- libcst plumbing -----------------------------------------------------------------

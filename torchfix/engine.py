@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import difflib
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,9 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from torchfix import registry
-from torchfix.codemod import Change, CodemodSettings, TorchfixCodemod
+from torchfix.codemod import Change, CodemodSettings, Focus, TorchfixCodemod
 from torchfix.discovery import is_generated
+from torchfix.statement_lines import statement_lines
 from torchfix.suppressions import MARKER, Suppressions, find_suppressions
 
 # Messages from CPython's parser that mean "too deep", not "invalid".
@@ -41,6 +42,9 @@ class EngineSettings:
     unsafe_fixes: bool = False
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     skip_generated: bool = True
+    # False for `check`: only the changes are wanted, not the new text. Each codemod then
+    # runs on the file as read, and the output is neither generated nor verified.
+    produce_output: bool = True
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,11 @@ class FileResult:
     @property
     def changed(self) -> bool:
         return self.output is not None
+
+    @property
+    def would_change(self) -> bool:
+        """Whether applying the fixes changes the file (also when no output was made)."""
+        return self.changed or any(change.applied for change in self.changes)
 
 
 class _FileFailure(Exception):
@@ -105,67 +114,110 @@ def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileRes
         return FileResult(path, error=FileError(TOO_DEEP), parsed=True)
 
 
+@dataclass
+class _Source:
+    """One version of the file: its text, libcst tree and (if CPython parses it) ast."""
+
+    text: str
+    tree: cst.Module
+    python_tree: ast.Module | None
+    candidates: dict[str, Collection[int] | None] = field(default_factory=dict)
+    _spans: dict[cst.CSTNode, tuple[int, int]] | None = None
+    _spans_done: bool = False
+
+    def candidate_lines(self, codemod: type[TorchfixCodemod]) -> Collection[int] | None:
+        if self.python_tree is None:
+            return None
+        if codemod.name not in self.candidates:
+            self.candidates[codemod.name] = codemod.candidate_lines(self.python_tree)
+        return self.candidates[codemod.name]
+
+    def focus(self, codemod: type[TorchfixCodemod]) -> tuple[bool, Focus | None]:
+        """(whether the codemod may act here at all, the statements it must visit)."""
+        lines = self.candidate_lines(codemod)
+        if lines is None:
+            return True, None
+        if not lines:
+            return False, None
+        if not self._spans_done:
+            self._spans = statement_lines(self.tree, self.python_tree)
+            self._spans_done = True
+        if self._spans is None:
+            return True, None
+        return True, Focus(self._spans, tuple(sorted(set(lines))))
+
+
 def _rewrite(
     data: bytes, path: Path, codemods: Sequence[type[TorchfixCodemod]], settings: EngineSettings
 ) -> FileResult:
-    compiles = _check_nesting(data, path)
+    python_tree = _python_ast(data, path)
+    candidates: dict[str, Collection[int] | None] = {}
+    if python_tree is not None:
+        candidates = {c.name: c.candidate_lines(python_tree) for c in codemods}
+        codemods = [c for c in codemods if candidates[c.name] is None or candidates[c.name]]
+        if not codemods:
+            return FileResult(path)
     module = _parse(data)
-    original_text = data.decode(module.encoding)
-    suppressions = find_suppressions(original_text) if MARKER in data else Suppressions()
+    original = _Source(data.decode(module.encoding), module, python_tree, candidates)
+    suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
 
     changes: list[Change] = []
-    tree, text = module, original_text
+    if not settings.produce_output:
+        for codemod in codemods:
+            changes.extend(_run_codemod(codemod, original, path, settings, suppressions)[1])
+        return FileResult(path, tuple(changes), parsed=True, encoding=module.encoding)
+
+    current = original
     for codemod in codemods:
-        new_tree, new_changes = _run_codemod(codemod, tree, path, settings, suppressions)
-        if text is not original_text:
-            new_changes = _map_lines(new_changes, original_text, text)
+        new_tree, new_changes = _run_codemod(codemod, current, path, settings, suppressions)
+        if current is not original:
+            new_changes = _map_lines(new_changes, original.text, current.text)
         changes.extend(new_changes)
         if not any(change.applied for change in new_changes):
             continue  # no edit was recorded, so nothing in the tree may have changed
         new_text = new_tree.code
-        if new_text == text:
+        if new_text == current.text:
             continue
-        tree = _verify_output(new_text, original_text, module.encoding, path, codemod.name,
-                              compiles)
-        text = new_text
+        current = _verify_output(new_text, original, module.encoding, path, codemod.name)
         if suppressions:  # positions now refer to the new text, and so must suppressions
-            suppressions = find_suppressions(text)
+            suppressions = find_suppressions(current.text)
 
-    if text is original_text:
+    if current is original:
         return FileResult(path, tuple(changes), parsed=True, encoding=module.encoding)
     if module.bytes != data:
         raise _FileFailure(
             FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
                       "start of a line?), so it is left unchanged")
         )
-    _verify_idempotent(tree, path, codemods, settings, suppressions)
+    _verify_idempotent(current, path, codemods, settings, suppressions)
     return FileResult(
         path,
         tuple(changes),
         source=data,
-        output=tree.bytes,
+        output=current.text.encode(module.encoding),
         encoding=module.encoding,
         parsed=True,
     )
 
 
-def _check_nesting(data: bytes, path: Path) -> bool:
-    """Refuse input too deep to parse safely; return whether CPython compiles it.
+def _python_ast(data: bytes | str, path: Path) -> ast.Module | None:
+    """CPython's view of the file (None if it cannot parse it); refuse input too deep.
 
-    libcst's native parser can exhaust the C stack on very deep nesting, killing the
-    process, while CPython's parser fails cleanly; so CPython looks first.
+    CPython parses ten times faster than libcst, so codemods use its tree to decide
+    where in a file they need to look, if anywhere. It also fails cleanly on very deep
+    nesting, where libcst's native parser could exhaust the C stack and kill the process.
     """
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(data, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+            tree = compile(data, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except (RecursionError, MemoryError) as exc:
         raise _FileFailure(FileError(TOO_DEEP)) from exc
     except (SyntaxError, ValueError) as exc:
         if any(marker in str(exc) for marker in _NESTING_ERRORS):
             raise _FileFailure(FileError(TOO_DEEP)) from exc
-        return False  # libcst decides; it may know syntax this Python does not
-    return True
+        return None  # libcst decides; it may know syntax this Python does not
+    return tree
 
 
 def _parse(data: bytes) -> cst.Module:
@@ -186,11 +238,14 @@ def _parse(data: bytes) -> cst.Module:
 
 def _run_codemod(
     codemod: type[TorchfixCodemod],
-    tree: cst.Module,
+    source: _Source,
     path: Path,
     settings: EngineSettings,
     suppressions: Suppressions,
 ) -> tuple[cst.Module, list[Change]]:
+    may_act, focus = source.focus(codemod)
+    if not may_act:
+        return source.tree, []
     instance = codemod(
         CodemodContext(filename=str(path)),
         CodemodSettings(
@@ -198,10 +253,12 @@ def _run_codemod(
             options=settings.options.get(codemod.name, {}),
             suppressions=suppressions,
             fresh_tree=True,  # every tree given to a codemod comes straight from the parser
+            focus=focus,
+            python_tree=source.python_tree,
         ),
     )
     try:
-        new_tree = instance.transform_module(tree)
+        new_tree = instance.transform_module(source.tree)
     except RecursionError:
         raise
     except Exception as exc:
@@ -214,34 +271,36 @@ def _run_codemod(
 
 
 def _verify_output(
-    text: str, original_text: str, encoding: str, path: Path, codemod: str,
-    compiled_before: bool,
-) -> cst.Module:
+    text: str, original: _Source, encoding: str, path: Path, codemod: str
+) -> _Source:
     """The output of one codemod must parse again, and compile if the input did."""
     try:
         tree = cst.parse_module(text.encode(encoding))
     except Exception as exc:
         raise _internal(codemod, f"produced code that does not parse: {_first_line(exc)}") from exc
-    if compiled_before:
-        error = _compile_error(text, path)
-        if error is not None and _compile_error(original_text, path) is None:
+    python_tree = None
+    if original.python_tree is not None:
+        error, python_tree = _compile(text, path)
+        if error is not None and _compile(original.text, path)[0] is None:
             raise _internal(codemod, f"produced invalid Python: {error}")
-    return tree
+    return _Source(text, tree, python_tree)
 
 
-def _compile_error(text: str, path: Path) -> str | None:
-    """CPython's full compile catches what parsing does not, e.g. a repeated keyword."""
+def _compile(text: str, path: Path) -> tuple[str | None, ast.Module | None]:
+    """CPython's full compile catches what parsing alone does not, e.g. a repeated keyword."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(text, str(path), "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return f"{exc.msg} (line {exc.lineno})"
-    return None
+            tree = compile(text, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+            compile(tree, str(path), "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        detail = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, SyntaxError) else str(exc)
+        return detail or type(exc).__name__, None
+    return None, tree
 
 
 def _verify_idempotent(
-    tree: cst.Module,
+    source: _Source,
     path: Path,
     codemods: Sequence[type[TorchfixCodemod]],
     settings: EngineSettings,
@@ -249,8 +308,8 @@ def _verify_idempotent(
 ) -> None:
     """Running the same codemods on the output must change nothing."""
     for codemod in codemods:
-        new_tree, changes = _run_codemod(codemod, tree, path, settings, suppressions)
-        if any(change.applied for change in changes) and new_tree.code != tree.code:
+        new_tree, changes = _run_codemod(codemod, source, path, settings, suppressions)
+        if any(change.applied for change in changes) and new_tree.code != source.text:
             raise _internal(codemod.name, "is not idempotent: a second run changes the "
                                           "output again")
 

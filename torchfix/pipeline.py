@@ -30,6 +30,7 @@ class RunOptions:
     config: Path | None = None
     jobs: int | None = None
     use_cache: bool = True
+    produce_output: bool = True  # False when only findings are wanted (check)
 
 
 @dataclass
@@ -69,6 +70,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         unsafe_fixes=unsafe,
         options={name: dict(values) for name, values in config.options.items()},
         skip_generated=not include_generated,
+        produce_output=options.produce_output,
     )
     return settings, config
 

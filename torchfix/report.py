@@ -84,7 +84,7 @@ class Summary:
         summary = cls(files=len(results), errors=len(problems), seconds=seconds)
         for result in results:
             summary.parsed += result.parsed
-            summary.changed += result.changed
+            summary.changed += result.would_change
             summary.generated_skipped += result.skipped == "generated"
             for change in result.changes:
                 if change.applied:
