@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import inspect
 import sys
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, NoReturn
