@@ -19,7 +19,6 @@ from rich.table import Table
 from torchfix import __version__, registry
 from torchfix.config import ConfigError
 from torchfix.diffs import display_path, unified_diff
-from torchfix.engine import FileResult
 from torchfix.pipeline import RunOptions, RunOutcome, run
 from torchfix.report import (
     Problem,
@@ -184,7 +183,8 @@ def _finish(
         stdout.out(json_document(outcome.results, problems, summary), highlight=False)
     else:
         _print_problems(problems)
-        if not quiet:
+        # No files at all (e.g. pre-commit passing none of ours) is a quiet success.
+        if not quiet and (outcome.results or problems):
             print_summary(stderr, summary, verb)
     raise typer.Exit(EXIT_FINDINGS if failed or problems else EXIT_OK)
 
@@ -216,16 +216,16 @@ def apply(
     problems = _problems(outcome)
     text_output = output_format is OutputFormat.text
     for result in outcome.results:
-        if not result.changed:
+        rewrite = result.rewrite()
+        if rewrite is None:
             continue
-        assert result.source is not None and result.output is not None
         if dry_run:
             if text_output:
-                diff = unified_diff(result.source, result.output, display_path(result.path))
+                diff = unified_diff(*rewrite, display_path(result.path))
                 print_colored_diff(stdout, diff, result.encoding)
             continue
         try:
-            write_atomically(result.path, result.source, result.output)
+            write_atomically(result.path, *rewrite)
         except WriteError as exc:
             problems.append(Problem(result.path, str(exc)))
             continue
@@ -254,11 +254,9 @@ def diff(
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     for result in outcome.results:
-        if result.changed:
-            assert result.source is not None and result.output is not None
-            sys.stdout.buffer.write(
-                unified_diff(result.source, result.output, display_path(result.path))
-            )
+        rewrite = result.rewrite()
+        if rewrite is not None:
+            sys.stdout.buffer.write(unified_diff(*rewrite, display_path(result.path)))
     sys.stdout.buffer.flush()
     _finish(outcome, _problems(outcome), OutputFormat.text, quiet, "would change", False)
 
@@ -338,10 +336,6 @@ def _main(
     ] = False,
 ) -> None:
     """Safe, idempotent codemods for PyTorch code."""
-
-
-def results_with_changes(results: Sequence[FileResult]) -> list[FileResult]:
-    return [result for result in results if result.changed]
 
 
 def main() -> None:

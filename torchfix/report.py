@@ -21,7 +21,7 @@ from torchfix.codemod import Change, Safety
 from torchfix.engine import FileResult
 
 # Runs shorter than this finish before a progress bar would be any help.
-PROGRESS_DELAY_SECONDS = 0.5
+PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))
 
 
 def shown_path(path: Path) -> str:
