@@ -94,6 +94,9 @@ GeneratedOpt = Annotated[
     typer.Option("--include-generated/--skip-generated",
                  help="Also process files marked @generated.", show_default=False),
 ]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Process every file again, ignoring cached results.")
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print every change.")]
 
@@ -112,6 +115,7 @@ def _options(
     include_generated: bool | None,
     config: Path | None,
     jobs: int | None,
+    no_cache: bool,
 ) -> RunOptions:
     return RunOptions(
         select=_names(select),
@@ -121,6 +125,7 @@ def _options(
         include_generated=include_generated,
         config=config,
         jobs=jobs,
+        use_cache=not no_cache,
     )
 
 
@@ -206,11 +211,13 @@ def apply(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Rewrite files in place (safe fixes; --unsafe-fixes for all)."""
-    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs)
+    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache)
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     problems = _problems(outcome)
@@ -247,10 +254,12 @@ def diff(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Print a unified diff that `git apply` accepts; write nothing."""
-    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs)
+    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache)
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     for result in outcome.results:
@@ -272,11 +281,13 @@ def check(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """List findings; exit 1 if `apply` would change anything (the CI gate)."""
     options = replace(
-        _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs),
+        _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache),
         produce_output=False,
     )
     outcome = _run(paths, options, quiet)

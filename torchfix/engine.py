@@ -91,14 +91,27 @@ class _FileFailure(Exception):
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False) -> FileResult:
     """Read `path` and run the selected codemods on it. Never raises for bad input."""
+    data = read_source(path)
+    if isinstance(data, FileError):
+        return FileResult(path, error=data)
+    return process_bytes(data, path, settings, explicit=explicit)
+
+
+def read_source(path: Path) -> bytes | FileError:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
-        return FileResult(path, error=FileError("no such file (removed during the run?)"))
+        return FileError("no such file (removed during the run?)")
     except IsADirectoryError:
-        return FileResult(path, error=FileError("is a directory, not a file"))
+        return FileError("is a directory, not a file")
     except OSError as exc:
-        return FileResult(path, error=FileError(f"cannot read: {exc.strerror or exc}"))
+        return FileError(f"cannot read: {exc.strerror or exc}")
+
+
+def process_bytes(
+    data: bytes, path: Path, settings: EngineSettings, *, explicit: bool = False
+) -> FileResult:
+    """Run the selected codemods on the contents of a file read from `path`."""
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
     return process_source(data, path, settings)
