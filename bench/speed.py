@@ -12,6 +12,7 @@ its own process; wall time, CPU time and peak RSS are read from the kernel (wait
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import ROOT, ensure, python_files  # noqa: E402
+from corpus import ROOT, ensure, python_files
 
 DEFAULT_PROJECTS = (
     "timm", "kornia", "trl", "stable-baselines3", "tianshou", "cleanrl", "rl-games",
@@ -64,10 +65,9 @@ def parse_every_file(folders: Sequence[str], jobs: int) -> None:
 def _parse(path: Path) -> None:
     import libcst
 
-    try:
+    # A file libcst cannot parse costs what it cost to find out.
+    with contextlib.suppress(Exception):
         libcst.parse_module(path.read_bytes())
-    except Exception:  # a file libcst cannot parse costs what it cost to find out
-        pass
 
 
 def ensure_torchfix_07() -> Path:

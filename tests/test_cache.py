@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NEEDS_FIX, UNSAFE_ONLY
 from torchfix import engine
+
+from conftest import NEEDS_FIX, UNSAFE_ONLY
 
 
 @pytest.fixture

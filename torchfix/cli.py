@@ -27,6 +27,7 @@ from torchfix.report import (
     finding_line,
     json_document,
     print_colored_diff,
+    print_selftest,
     print_summary,
     sorted_findings,
 )
@@ -330,6 +331,40 @@ def explain(name: Annotated[str, typer.Argument(help="A codemod name.")]) -> Non
             f"- `{option.name}` (default `{option.default!r}`): {option.help}"
             for option in codemod.options
         )))
+
+
+@app.command()
+def selftest(
+    select: SelectOpt = None,
+    gpu: Annotated[
+        bool, typer.Option("--gpu", help="Also run the CUDA scenarios (fails without CUDA).")
+    ] = False,
+) -> None:
+    """Run the golden cases and behavioural smoke scenarios against this torch and machine."""
+    from torchfix.selftest import planned, run_selftest
+
+    names = _names(select)
+    try:
+        if names is not None:
+            registry.select(names)
+    except registry.UnknownCodemodError as exc:
+        _usage_error(str(exc))
+    selected = None if names is None or registry.ALL_SELECTOR in names else names
+    cases, scenarios = planned(selected)
+    with ProgressBar(stderr, enabled=True) as progress:
+        progress.set_total(len(cases) + len(scenarios))
+        checks = run_selftest(selected, gpu, on_check=lambda _check: progress.advance())
+    print_selftest(stdout, checks, _torch_description())
+    raise typer.Exit(EXIT_FINDINGS if any(c.status == "failed" for c in checks) else EXIT_OK)
+
+
+def _torch_description() -> str:
+    try:
+        import torch
+    except ImportError:
+        return "torch: not installed (smoke scenarios skipped)"
+    device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no CUDA device"
+    return f"torch {torch.__version__}, {device}"
 
 
 def _version(value: bool) -> None:
