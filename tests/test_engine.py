@@ -189,3 +189,24 @@ def test_check_mode_reports_the_same_changes_without_output():
 def test_candidate_lines_see_the_same_tree_python_does():
     tree = ast.parse(SOURCE.decode())
     assert StrictLoadStateDict.candidate_lines(tree) == {2}
+
+
+def test_codemods_with_matcher_decorators_still_dispatch_through_libcst(with_codemods):
+    import libcst.matchers as m
+
+    class DecoratedBump(TorchfixCodemod):
+        name = "decorated-bump"
+        summary = "test"
+        triggers = (b"return",)
+
+        @m.call_if_inside(m.Return())
+        @m.leave(m.Integer())
+        def bump(self, original_node: cst.Integer, updated_node: cst.Integer) -> cst.Integer:
+            if updated_node.value != "41":
+                return updated_node
+            return self.fix(original_node, updated_node,
+                            updated_node.with_changes(value="42"), "answer")
+
+    with_codemods(DecoratedBump)
+    result = process_source(SOURCE, Path("a.py"), EngineSettings(codemods=("decorated-bump",)))
+    assert result.output == SOURCE.replace(b"41", b"42")

@@ -115,6 +115,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         self._statement_positions: dict[cst.CSTNode, Mapping[cst.CSTNode, CodeRange]] = {}
         self._statements: list[cst.CSTNode] = []  # enclosing statements, innermost last
         self._indents: list[str | None] = []  # enclosing block indents (None: the default)
+        self._plain: bool | None = None  # no matcher decorators: see _plain_dispatch()
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> Collection[int] | None:
@@ -130,8 +131,61 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         del tree
         return None
 
+    # -- traversal -----------------------------------------------------------------------
+    #
+    # libcst's matcher-aware dispatch looks up `visit_<Type>` and `visit_<Type>_<field>`
+    # by name, and checks matcher decorators, for every node and every field of it: on a
+    # file full of candidates that is most of the run. A codemod that uses no matcher
+    # decorators gets the same dispatch from a per-class table instead.
+
+    _dispatch: ClassVar[dict[tuple[str, type], Any]]
+    _has_field_hooks: ClassVar[bool]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {}
+        cls._has_field_hooks = any(
+            name.startswith(("visit_", "leave_")) and "_" in name.split("_", 1)[1]
+            for name in dir(cls)
+            if callable(getattr(cls, name, None))
+        )
+
+    def _plain_dispatch(self) -> bool:
+        if self._plain is None:
+            self._plain = not (
+                self._matchers or self._extra_visit_funcs or self._extra_leave_funcs
+            )
+        return self._plain
+
+    def _hook(self, prefix: str, node_type: type) -> Any:
+        key = (prefix, node_type)
+        table = type(self)._dispatch
+        if key not in table:
+            table[key] = getattr(type(self), f"{prefix}_{node_type.__name__}", None)
+        return table[key]
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        if self._has_field_hooks or not self._plain_dispatch():
+            super().on_visit_attribute(node, attribute)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        if self._has_field_hooks or not self._plain_dispatch():
+            super().on_leave_attribute(original_node, attribute)
+
+    def _dispatch_visit(self, node: cst.CSTNode) -> bool:
+        if not self._plain_dispatch():
+            return super().on_visit(node)
+        hook = self._hook("visit", type(node))
+        return hook is None or hook(self, node) is not False
+
+    def _dispatch_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        if not self._plain_dispatch():
+            return super().on_leave(original_node, updated_node)
+        hook = self._hook("leave", type(original_node))
+        return updated_node if hook is None else hook(self, original_node, updated_node)
+
     def on_visit(self, node: cst.CSTNode) -> bool:
-        visit_children = super().on_visit(node)
+        visit_children = self._dispatch_visit(node)
         node_type = type(node)
         if node_type in _STATEMENT_TYPES:
             focus = self.settings.focus
@@ -143,7 +197,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         return visit_children
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        result = super().on_leave(original_node, updated_node)
+        result = self._dispatch_leave(original_node, updated_node)
         node_type = type(original_node)
         if node_type in _STATEMENT_TYPES:
             self._statements.pop()
