@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from torchfix.discovery import SourceFile
 from torchfix.engine import EngineSettings, FileError, FileResult, process_file
@@ -19,6 +20,8 @@ from torchfix.engine import EngineSettings, FileError, FileResult, process_file
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
 MIN_FILES_FOR_POOL = 8
+
+T = TypeVar("T")
 
 _deep_stack: ThreadPoolExecutor | None = None
 _worker_settings: EngineSettings | None = None
@@ -67,6 +70,11 @@ def process_source_file(source: SourceFile, settings: EngineSettings) -> FileRes
 
 
 _worker_process: Callable[[SourceFile, EngineSettings], FileResult] = process_source_file
+
+
+def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
+    """Call `function(*args)` on the large-stack thread, for engine work outside run_files."""
+    return _deep_stack_executor().submit(function, *args).result()
 
 
 def _init_worker(
