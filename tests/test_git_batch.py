@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -157,9 +158,11 @@ def test_rerun_is_a_no_op(tmp_path: Path) -> None:
     row = _rows(again.stdout)["project"]
     assert "clean" in row and f"branch {BRANCH} is up to date" in row
     fresh = torchfix("batch", "--workdir", str(tmp_path / "fresh"), str(remote), "--push",
-                     "origin", cwd=tmp_path)  # a new clone, new commits, same content
+                     "origin", "--format", "json", cwd=tmp_path)  # a new clone, same content
     assert fresh.exit_code == 0
-    assert "already holds these changes; not pushed" in _rows(fresh.stdout)["project"]
+    (row,) = json.loads(fresh.stdout)["repositories"]
+    assert row["repository"] == "project" and row["status"] == "clean" and row["ok"]
+    assert row["details"] == [f"origin/{BRANCH} already holds these changes; not pushed"]
     assert head(remote, BRANCH) == tip
 
 
@@ -187,7 +190,8 @@ def test_push_never_forces_and_reports_rejection(tmp_path: Path) -> None:
     assert "push refused: origin already has a branch" in rows["taken"]
     assert "nothing was force-pushed" in rows["taken"]
     assert head(taken, BRANCH) == theirs
-    assert "push to origin rejected" in rows["hooked"]
+    assert ("push to origin rejected: [remote rejected] (pre-receive hook declined); branch "
+            "names must start with feature/") in rows["hooked"]
     assert _remote_branches(hooked) == ["main"]
 
 
@@ -262,9 +266,14 @@ def test_from_file_and_each_repository_s_own_config(tmp_path: Path) -> None:
     rows = _rows(result.stdout)
     assert "clean" in rows["opted-out"] and "changed" in rows["default"]
 
-    # The command line wins over the repository's configuration.
-    result = _batch(tmp_path, "--from-file", str(targets), "--select", STRICT)
-    assert "changed" in _rows(result.stdout)["opted-out"]
+    # The command line wins over the repository's configuration; --exclude patterns are
+    # anchored at each repository's root.
+    result = _batch(tmp_path, "--from-file", str(targets), "--select", STRICT,
+                    "--exclude", "/src/train.py", "--branch", "second", "--format", "json")
+    rows = {row["repository"]: row for row in json.loads(result.stdout)["repositories"]}
+    assert rows["opted-out"]["status"] == "changed" and rows["opted-out"]["changes"] == 1
+    assert git(tmp_path / "repos" / "opted-out", "diff", "--name-only", "main",
+               "second").split() == ["src/evaluate.py"]
 
 
 def test_batch_usage_errors(tmp_path: Path) -> None:

@@ -27,7 +27,6 @@ from rich.text import Text
 
 from torchfix.config import ConfigError
 from torchfix.gitops import (
-    NO_PROMPT_ENV,
     CommitOptions,
     CommitResult,
     GitError,
@@ -37,6 +36,7 @@ from torchfix.gitops import (
     branch_commits,
     commit_rewrite,
     diffstat,
+    network_env,
     parse_trailers,
     preflight,
     push_branch,
@@ -44,6 +44,7 @@ from torchfix.gitops import (
 from torchfix.gitreport import pr_body, pr_title, verify_summary
 from torchfix.pipeline import RunOptions, run
 from torchfix.runner import on_parser_stack
+from torchfix.verify_command import VerifyInterrupted, stop_all
 
 DEFAULT_WORKDIR = Path("torchfix-batch")
 DEFAULT_JOBS = 4
@@ -88,6 +89,21 @@ class RepoOutcome:
     def ok(self) -> bool:
         return self.status in ("changed", "clean") and not self.failed_step
 
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "repository": self.name,
+            "status": self.status,
+            "path": str(self.root) if self.root else None,
+            "branch": self.branch,
+            "commits": self.commits,
+            "changes": self.changes,
+            "details": self.details,
+            "notes": self.notes,
+            "pr_file": str(self.pr_file) if self.pr_file else None,
+            "pr_url": self.pr_url,
+            "ok": self.ok,
+        }
+
 
 class BatchUsageError(ValueError):
     """A problem with the batch's arguments (exit code 2)."""
@@ -116,7 +132,9 @@ def read_targets(arguments: Sequence[str], from_file: Path | None) -> list[Targe
     targets: list[Target] = []
     used: set[str] = set()
     for spec in specs:
-        url = spec if _URL.match(spec) or _is_bare_repository(spec) else None
+        url = spec if _URL.match(spec) else None
+        if url is None and _is_bare_repository(spec):
+            url = str(Path(spec).resolve())  # as git records it in the clone's origin
         base = _base_name(spec)
         name, number = base, 2
         while name in used:
@@ -168,9 +186,17 @@ def run_batch(
                 pool.submit(process_target, target, options, run_options, gh): index
                 for index, target in enumerate(targets)
             }
-            for future in as_completed(futures):
-                outcomes[futures[future]] = future.result()
-                on_done(outcomes[futures[future]])
+            try:
+                for future in as_completed(futures):
+                    outcomes[futures[future]] = future.result()
+                    on_done(outcomes[futures[future]])
+            except KeyboardInterrupt:
+                # Threads cannot be interrupted: start nothing new, and end the check
+                # commands the running ones wait for (they then commit nothing).
+                for future in futures:
+                    future.cancel()
+                stop_all()
+                raise
     return [outcomes[index] for index in range(len(targets))]
 
 
@@ -187,6 +213,9 @@ def process_target(
     except GitError as exc:
         outcome.status = "error"
         outcome.details.insert(0, str(exc))
+    except VerifyInterrupted:
+        outcome.status = "error"
+        outcome.details.insert(0, "interrupted; nothing committed")
     except ConfigError as exc:
         outcome.status = "error"
         outcome.details.insert(0, f"configuration: {exc}")
@@ -222,13 +251,6 @@ def _open(target: Target, workdir: Path, outcome: RepoOutcome) -> Repository:
     except git.GitCommandError as exc:
         raise GitError(f"clone failed: {_git_reason(exc)}") from None
     return Repository(cloned)
-
-
-def network_env() -> dict[str, str]:
-    env = dict(NO_PROMPT_ENV)
-    if "GIT_SSH_COMMAND" not in os.environ:
-        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
-    return env
 
 
 def _git_reason(exc: git.GitCommandError) -> str:
@@ -383,12 +405,12 @@ def batch_table(outcomes: Sequence[RepoOutcome]) -> Table:
     table.add_column("changes", justify="right")
     table.add_column("details", overflow="fold")
     for outcome in outcomes:
-        table.add_row(
-            outcome.name,
+        table.add_row(  # Text, not str: "[rejected]" in a reason is not rich markup
+            Text(outcome.name),
             Text(outcome.status, style=_STYLES.get(outcome.status, "")),
-            outcome.branch or "",
+            Text(outcome.branch or ""),
             str(outcome.commits or ""),
             str(outcome.changes or ""),
-            "; ".join([*outcome.details, *outcome.notes]),
+            Text("; ".join([*outcome.details, *outcome.notes])),
         )
     return table

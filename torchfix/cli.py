@@ -4,6 +4,7 @@ hand its results to a sink (writer, diff, report)."""
 from __future__ import annotations
 
 import inspect
+import json
 import shutil
 import sys
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ from torchfix.gitops import (
     commit_rewrite,
     open_for_paths,
     parse_identity,
+    patch_preflight,
     preflight,
     write_patch_series,
 )
@@ -448,28 +450,30 @@ def _git_apply(
         _usage_error("--branch, --allow-dirty and --verify need --commit")
     lines: list[str] = []
     failed = False
+    say = (lambda _text: None) if quiet else (lambda text: stderr.print(text, markup=False))
     try:
         repository = open_for_paths(paths or [Path(".")])
         if patch_dir is not None:
+            checked_patch = patch_preflight(repository, patch_dir, commit_options.author)
             outcome = _run(paths, options, quiet)
-            patches = write_patch_series(repository, outcome, patch_dir,
-                                         squash=commit_options.squash,
-                                         author=commit_options.author)
-            lines, problems = patch_report(patches), len(patches.problems)
+            patches = write_patch_series(checked_patch, outcome, squash=commit_options.squash)
+            lines, split_problems = patch_report(patches), patches.problems
         else:
             checked = preflight(repository, commit_options)
             outcome = _run(paths, options, quiet)
-            result = commit_rewrite(checked, outcome, commit_options,
-                                    progress=lambda text: stderr.print(text, markup=False))
-            lines, problems = commit_report(result, commit_options.verify), len(result.problems)
+            result = commit_rewrite(checked, outcome, commit_options, progress=say)
+            lines = commit_report(result, commit_options.verify)
+            split_problems = result.problems
             failed = result.status == "verify-failed"
     except GitError as exc:
         _git_error(exc)
     _print_notices(outcome, quiet)
-    for line in lines:
-        stderr.print(line, markup=False)
-    _finish(outcome, _problems(outcome), output_format, quiet, "changed",
-            failed or problems > 0)
+    if not quiet or failed:
+        for line in lines:
+            stderr.print(line, markup=False)
+    problems = _problems(outcome) + [Problem(p.path, p.message, True) for p in split_problems]
+    _finish(outcome, problems, output_format, quiet,
+            "would change" if patch_dir is not None else "changed", failed)
 
 
 def _git_error(exc: GitError) -> NoReturn:
@@ -521,6 +525,7 @@ def batch(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    output_format: FormatOpt = OutputFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
     """Migrate many repositories: branch, apply, verify, commit, push, describe a PR.
@@ -555,9 +560,13 @@ def batch(
         BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs),
         on_done=done,
     )
-    # Piped output has no terminal width; do not squeeze the reasons into 80 columns.
-    wide = stdout if stdout.is_terminal else Console(highlight=False, width=160)
-    wide.print(batch_table(outcomes))
+    if output_format is OutputFormat.json:
+        stdout.out(json.dumps({"repositories": [o.as_dict() for o in outcomes]}, indent=2),
+                   highlight=False)
+    else:
+        # Piped output has no terminal width; do not squeeze the reasons into 80 columns.
+        wide = stdout if stdout.is_terminal else Console(highlight=False, width=160)
+        wide.print(batch_table(outcomes))
     raise typer.Exit(EXIT_OK if all(outcome.ok for outcome in outcomes) else EXIT_FINDINGS)
 
 

@@ -109,10 +109,10 @@ class Repository:
 
     # plumbing --------------------------------------------------------------------------
 
-    def git_bytes(
+    def run_git(
         self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None
-    ) -> bytes:
-        """Run `git ARGS` in the repository root; raise GitError with git's own reason."""
+    ) -> tuple[int, bytes, str]:
+        """Run `git ARGS` in the repository root: (exit status, stdout, stderr)."""
         command = [git.Git.GIT_PYTHON_GIT_EXECUTABLE, *args]
         with _stdin(input) as stdin:
             status, out, err = self.repo.git.execute(
@@ -124,9 +124,16 @@ class Repository:
                 strip_newline_in_stdout=False,
                 env=dict(env) if env else None,
             )
-        if status != 0:
-            raise GitError(f"git {args[0]} failed: {_reason(err) or f'exit {status}'}")
         assert isinstance(out, bytes)
+        return status, out, str(err or "")
+
+    def git_bytes(
+        self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None
+    ) -> bytes:
+        """Run `git ARGS` in the repository root; raise GitError with git's own reason."""
+        status, out, err = self.run_git(*args, input=input, env=env)
+        if status != 0:
+            raise GitError(f"git {_subcommand(args)} failed: {_reason(err) or f'exit {status}'}")
         return out
 
     def git(self, *args: str, input: bytes | None = None,
@@ -230,6 +237,14 @@ class Repository:
             raise GitError(f"invalid branch name: {name!r}", usage=True)
 
 
+def network_env() -> dict[str, str]:
+    """Environment for clone, ls-remote and push: fail rather than prompt for credentials."""
+    env = dict(NO_PROMPT_ENV)
+    if "GIT_SSH_COMMAND" not in os.environ:
+        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+    return env
+
+
 @contextlib.contextmanager
 def _stdin(data: bytes | None) -> Iterator[object]:
     # gitpython hands `istream` to Popen as stdin, which needs a real file descriptor.
@@ -240,6 +255,19 @@ def _stdin(data: bytes | None) -> Iterator[object]:
         handle.write(data)
         handle.seek(0)
         yield handle
+
+
+def _subcommand(args: Sequence[str]) -> str:
+    """`commit-tree` in `git -c core.x=y commit-tree ...`, for error messages."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "-c":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return args[0] if args else ""
 
 
 def _reason(stderr: object) -> str:
@@ -516,25 +544,35 @@ class PatchResult:
     problems: list[SplitProblem] = field(default_factory=list)
 
 
-def write_patch_series(
-    repository: Repository,
-    outcome: RunOutcome,
-    out_dir: Path,
-    *,
-    squash: bool = False,
-    author: Identity | None = None,
-) -> PatchResult:
-    """`git format-patch` files, one per codemod, that `git am` applies on HEAD."""
+@dataclass(frozen=True)
+class PatchPreflight:
+    repository: Repository
+    base: str
+    author: Identity
+    committer: Identity
+    out_dir: Path
+
+
+def patch_preflight(repository: Repository, out_dir: Path,
+                    author: Identity | None = None) -> PatchPreflight:
+    """Refuse before any file is read: no commit, no identity, a folder of other patches."""
     base = repository.head()
     author_id, committer_id = repository.identity(author)
     _check_patch_dir(out_dir)
+    return PatchPreflight(repository, base, author_id, committer_id, out_dir)
+
+
+def write_patch_series(pre: PatchPreflight, outcome: RunOutcome, *,
+                       squash: bool = False) -> PatchResult:
+    """`git format-patch` files, one per codemod, that `git am` applies on HEAD."""
+    repository, base, out_dir = pre.repository, pre.base, pre.out_dir
     dirty = repository.dirty_paths()
     selection = select_committable(repository, outcome.results, base, dirty)
     steps, problems = plan_steps(selection, outcome, squash)
     result = PatchResult(repository.root, base, left_out=selection.left_out, problems=problems)
     if not steps:
         return result
-    with CommitBuilder(repository, author_id, committer_id, private_objects=True,
+    with CommitBuilder(repository, pre.author, pre.committer, private_objects=True,
                        sign=False) as builder:
         result.commits = builder.build(base, steps, selection.modes)
         staging = builder.temp_dir / "patches"
@@ -797,10 +835,12 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
     tip = repository.git("rev-parse", f"refs/heads/{branch}")
     try:
         listing = repository.git("ls-remote", "--heads", remote, f"refs/heads/{branch}",
-                                 env=NO_PROMPT_ENV)
+                                 env=network_env())
     except GitError as exc:
         raise GitError(f"cannot reach remote {remote}: {str(exc).split(': ', 1)[-1]}") from exc
-    remote_tip = listing.split()[0] if listing.strip() else None
+    wanted = f"refs/heads/{branch}"
+    remote_tip = next((line.split()[0] for line in listing.splitlines()
+                       if line.split()[1:] == [wanted]), None)
     if remote_tip == tip:
         return PushResult("up-to-date", f"{remote}/{branch} is up to date")
     if remote_tip is not None:
@@ -813,14 +853,26 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
             raise GitError(f"push refused: {remote} already has a branch {branch} that this "
                            "one does not build on; nothing was force-pushed (delete it there "
                            "or choose another name with --branch)")
-    refspec = f"refs/heads/{branch}:refs/heads/{branch}"  # no leading "+": never forced
-    try:
-        repository.git("push", "--porcelain", remote, refspec, env=NO_PROMPT_ENV)
-    except GitError as exc:
-        reason = str(exc).split(": ", 1)[-1]
-        raise GitError(f"push to {remote} rejected: {reason}") from exc
+    refspec = f"{wanted}:{wanted}"  # no leading "+": never forced
+    status, out, err = repository.run_git("push", "--porcelain", remote, refspec,
+                                          env=network_env())
+    if status != 0:
+        raise GitError(f"push to {remote} rejected: {_push_reason(out, err)}")
     verb = "created" if remote_tip is None else "updated"
     return PushResult("pushed", f"pushed to {remote} ({verb} {branch})")
+
+
+def _push_reason(out: bytes, err: str) -> str:
+    """Why git (or the remote's hooks) refused a push, in one line."""
+    reasons = []
+    for line in os.fsdecode(out).splitlines():  # "!<TAB>src:dst<TAB>[rejected] (why)"
+        fields = line.split("\t")
+        if len(fields) >= 3 and fields[0] == "!":
+            reasons.append(fields[2])
+    remote_lines = [line.removeprefix("remote:").strip() for line in err.splitlines()
+                    if line.startswith("remote:") and line.removeprefix("remote:").strip()]
+    reasons += remote_lines[-2:]  # what the server's hook printed, if anything
+    return "; ".join(reasons) or _reason(err) or "unknown reason"
 
 
 # -- describing a branch -----------------------------------------------------------------------

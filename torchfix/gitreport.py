@@ -79,7 +79,6 @@ def commit_report(result: CommitResult, spec: VerifySpec | None) -> list[str]:
     if result.status != "verify-failed" and result.note and result.verify_before is None:
         lines.append(f"note: {result.note}")
     lines += left_out_lines(result.left_out)
-    lines += [f"{shown_path(p.path)}: error: {p.message}" for p in result.problems]
     return lines
 
 
@@ -92,7 +91,6 @@ def patch_report(result: PatchResult) -> list[str]:
     else:
         lines.append("Nothing to change; no patches written.")
     lines += left_out_lines(result.left_out)
-    lines += [f"{shown_path(p.path)}: error: {p.message}" for p in result.problems]
     return lines
 
 

@@ -15,6 +15,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,26 @@ TAIL_CHARS = 4000
 
 class VerifyCommandError(Exception):
     """The command cannot be run at all (not found, not executable, bad quoting)."""
+
+
+class VerifyInterrupted(Exception):
+    """The run was stopped (Ctrl-C in a batch): its result means nothing."""
+
+
+# Commands running now, so that an interrupted batch can stop them: they run in sessions
+# of their own, where the terminal's Ctrl-C does not reach them.
+_running: set[subprocess.Popen[bytes]] = set()
+_running_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def stop_all() -> None:
+    """Kill every verify command running now, and refuse to start new ones."""
+    _stopping.set()
+    with _running_lock:
+        for process in list(_running):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 @dataclass(frozen=True)
@@ -68,6 +89,8 @@ class VerifyRun:
 
 def run_verify(spec: VerifySpec, cwd: Path) -> VerifyRun:
     argv = spec.argv()
+    if _stopping.is_set():
+        raise VerifyInterrupted("interrupted")
     started = time.monotonic()
     with tempfile.TemporaryFile() as output:
         try:
@@ -84,6 +107,8 @@ def run_verify(spec: VerifySpec, cwd: Path) -> VerifyRun:
             raise VerifyCommandError(f"verify command not found: {argv[0]}") from exc
         except PermissionError as exc:
             raise VerifyCommandError(f"verify command not executable: {argv[0]}") from exc
+        with _running_lock:
+            _running.add(process)
         try:
             returncode: int | None = process.wait(timeout=spec.timeout)
         except subprocess.TimeoutExpired:
@@ -92,6 +117,11 @@ def run_verify(spec: VerifySpec, cwd: Path) -> VerifyRun:
         except BaseException:  # Ctrl-C: do not leave the test suite running behind us
             _kill_group(process)
             raise
+        finally:
+            with _running_lock:
+                _running.discard(process)
+        if _stopping.is_set():
+            raise VerifyInterrupted("interrupted")
         seconds = time.monotonic() - started
         output.seek(0, os.SEEK_END)
         size = output.tell()
