@@ -77,7 +77,7 @@ def test_clone_commit_push_and_describe(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stdout + result.stderr
     rows = _rows(result.stdout)
     assert "changed" in rows["vision"] and BRANCH in rows["vision"]
-    assert f"pushed to origin (created {BRANCH})" in rows["vision"]
+    assert "pushed to origin (new branch)" in rows["vision"]
     assert "changed" in rows["local-checkout"]
     assert "clean" in rows["docs"] and "nothing to change" in rows["docs"]
     assert "vision: changed on torchfix/strict-load-state-dict" in result.stderr
@@ -138,7 +138,9 @@ def test_verify_failure_rolls_back_that_repository_only(tmp_path: Path) -> None:
     assert result.exit_code == 1
     rows = _rows(result.stdout)
     assert "verify-failed" in rows["breaks"]
-    assert "rolled back" in rows["breaks"] and "test_resume FAILED" in rows["breaks"]
+    assert "rolled back" in rows["breaks"] and "output: test_resume FAILED" in rows["breaks"]
+    log = tmp_path / "work" / "logs" / "breaks-verify.log"
+    assert log.read_text().splitlines() == [f"$ {check}", "test_resume FAILED"]
     assert f"after applying {STRICT}" in rows["breaks"]
     assert _remote_branches(breaks) == ["main"]  # nothing pushed
     clone = tmp_path / "work" / "breaks"
@@ -156,13 +158,13 @@ def test_rerun_is_a_no_op(tmp_path: Path) -> None:
     again = _batch(tmp_path, str(remote), "--push", "origin")  # the same work folder
     assert again.exit_code == 0
     row = _rows(again.stdout)["project"]
-    assert "clean" in row and f"branch {BRANCH} is up to date" in row
+    assert "clean" in row and "up to date: nothing new to commit; origin is up to date" in row
     fresh = torchfix("batch", "--workdir", str(tmp_path / "fresh"), str(remote), "--push",
                      "origin", "--format", "json", cwd=tmp_path)  # a new clone, same content
     assert fresh.exit_code == 0
     (row,) = json.loads(fresh.stdout)["repositories"]
     assert row["repository"] == "project" and row["status"] == "clean" and row["ok"]
-    assert row["details"] == [f"origin/{BRANCH} already holds these changes; not pushed"]
+    assert row["details"] == [f"origin already has these changes on {BRANCH}; not pushed"]
     assert head(remote, BRANCH) == tip
 
 

@@ -293,11 +293,11 @@ def _migrate(
         outcome.details.insert(0, "nothing to change")
         return
     if committed.status == "verify-failed":
-        _verify_failed(committed, options.commit, outcome)
+        _verify_failed(committed, options, outcome)
         return
     outcome.status = "changed" if committed.status == "committed" else "clean"
     if committed.status == "up-to-date":
-        outcome.details.insert(0, committed.note or f"branch {committed.branch} is up to date")
+        outcome.details.insert(0, committed.note or "up to date: nothing new to commit")
     if committed.note and committed.status == "committed":
         outcome.notes.append(committed.note)
     assert committed.branch is not None and committed.base is not None
@@ -317,19 +317,33 @@ def _migrate(
         _describe(repository, committed, commits, options, gh, pushed, outcome)
 
 
-def _verify_failed(committed: CommitResult, commit: CommitOptions,
+def _verify_failed(committed: CommitResult, options: BatchOptions,
                    outcome: RepoOutcome) -> None:
-    spec = commit.verify
+    spec = options.commit.verify
     after = committed.verify_after
     assert spec is not None and after is not None
     outcome.status = "verify-failed"
     outcome.branch = None
-    last = after.tail.strip().splitlines()[-1:] or [""]
     outcome.details.insert(
         0,
         f"{after.describe(spec.timeout)} after applying {', '.join(committed.codemods)} "
-        f"(passed before); rolled back, nothing committed; last output: {last[0]}",
+        f"(passed before); rolled back, nothing committed; output: {telling_line(after.tail)}",
     )
+    log = options.workdir / "logs" / f"{outcome.name}-verify.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(f"$ {spec.command}\n{after.tail}\n", encoding="utf-8")
+    outcome.notes.append(f"last lines of its output in {log}")
+
+
+_TELLING = re.compile(r"Error|FAILED|ERROR|error:|Traceback|assert")
+
+
+def telling_line(tail: str) -> str:
+    """The line of a failed check's output most worth a glance: the last that names an
+    error (pytest's `FAILED test - TypeError: ...`), else the last line."""
+    lines = [line.strip() for line in tail.splitlines() if line.strip()]
+    telling = [line for line in lines if _TELLING.search(line)]
+    return (telling or lines or [""])[-1]
 
 
 def _describe(

@@ -449,7 +449,7 @@ def _git_apply(
                        or commit_options.verify):
         _usage_error("--branch, --allow-dirty and --verify need --commit")
     lines: list[str] = []
-    failed = False
+    failed = committed = False
     say = (lambda _text: None) if quiet else (lambda text: stderr.print(text, markup=False))
     try:
         repository = open_for_paths(paths or [Path(".")])
@@ -465,6 +465,7 @@ def _git_apply(
             lines = commit_report(result, commit_options.verify)
             split_problems = result.problems
             failed = result.status == "verify-failed"
+            committed = result.status == "committed"
     except GitError as exc:
         _git_error(exc)
     _print_notices(outcome, quiet)
@@ -473,7 +474,7 @@ def _git_apply(
             stderr.print(line, markup=False)
     problems = _problems(outcome) + [Problem(p.path, p.message, True) for p in split_problems]
     _finish(outcome, problems, output_format, quiet,
-            "would change" if patch_dir is not None else "changed", failed)
+            "changed" if committed else "would change", failed)
 
 
 def _git_error(exc: GitError) -> NoReturn:
@@ -530,7 +531,9 @@ def batch(
 ) -> None:
     """Migrate many repositories: branch, apply, verify, commit, push, describe a PR.
 
-    Each repository uses its own [tool.torchfix] configuration; options given here win.
+    Each repository uses the tool.torchfix settings in its own pyproject.toml (never one
+    above its root); options given here win. Clone URLs are cloned into --workdir; local
+    paths are migrated in place and end up on the new branch, as with `apply --commit`.
     """
     if open_pr and push is None:
         _usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")

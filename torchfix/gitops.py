@@ -842,14 +842,14 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
     remote_tip = next((line.split()[0] for line in listing.splitlines()
                        if line.split()[1:] == [wanted]), None)
     if remote_tip == tip:
-        return PushResult("up-to-date", f"{remote}/{branch} is up to date")
+        return PushResult("up-to-date", f"{remote} is up to date")
     if remote_tip is not None:
         ours = set(repository.git("rev-list", f"{base}..{tip}").split())
         if remote_tip not in ours:
             if (repository.has_object(remote_tip)
                     and repository.tree_of(remote_tip) == repository.tree_of(tip)):
-                return PushResult("already-there", f"{remote}/{branch} already holds these "
-                                                   "changes; not pushed")
+                return PushResult("already-there", f"{remote} already has these changes on "
+                                                   f"{branch}; not pushed")
             raise GitError(f"push refused: {remote} already has a branch {branch} that this "
                            "one does not build on; nothing was force-pushed (delete it there "
                            "or choose another name with --branch)")
@@ -858,8 +858,8 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
                                           env=network_env())
     if status != 0:
         raise GitError(f"push to {remote} rejected: {_push_reason(out, err)}")
-    verb = "created" if remote_tip is None else "updated"
-    return PushResult("pushed", f"pushed to {remote} ({verb} {branch})")
+    how = "new branch" if remote_tip is None else "fast-forward"
+    return PushResult("pushed", f"pushed to {remote} ({how})")
 
 
 def _push_reason(out: bytes, err: str) -> str:
