@@ -31,7 +31,6 @@ from torchfix.batch import (
 )
 from torchfix.config import ConfigError
 from torchfix.diffs import display_path, unified_diff
-from torchfix.engine import FileResult
 from torchfix.gitops import (
     CommitOptions,
     GitError,
@@ -51,6 +50,7 @@ from torchfix.report import (
     finding_line,
     json_document,
     print_colored_diff,
+    print_selftest,
     print_summary,
     sorted_findings,
 )
@@ -119,6 +119,9 @@ GeneratedOpt = Annotated[
     typer.Option("--include-generated/--skip-generated",
                  help="Also process files marked @generated.", show_default=False),
 ]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Process every file again, ignoring cached results.")
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print every change.")]
 
@@ -177,6 +180,7 @@ def _options(
     include_generated: bool | None,
     config: Path | None,
     jobs: int | None,
+    no_cache: bool,
 ) -> RunOptions:
     return RunOptions(
         select=_names(select),
@@ -186,6 +190,7 @@ def _options(
         include_generated=include_generated,
         config=config,
         jobs=jobs,
+        use_cache=not no_cache,
     )
 
 
@@ -248,7 +253,8 @@ def _finish(
         stdout.out(json_document(outcome.results, problems, summary), highlight=False)
     else:
         _print_problems(problems)
-        if not quiet:
+        # No files at all (e.g. pre-commit passing none of ours) is a quiet success.
+        if not quiet and (outcome.results or problems):
             print_summary(stderr, summary, verb)
     raise typer.Exit(EXIT_FINDINGS if failed or problems else EXIT_OK)
 
@@ -270,6 +276,7 @@ def apply(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
     patch_dir: PatchDirOpt = None,
@@ -284,7 +291,8 @@ def apply(
 ) -> None:
     """Rewrite files in place (safe fixes; --unsafe-fixes for all), or write patches
     (--patch-dir) or commits on a branch (--commit) instead."""
-    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs)
+    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache)
     if patch_dir is not None or commit or _git_flags(branch, squash, allow_dirty, author,
                                                      verify, verify_shell):
         commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
@@ -296,16 +304,16 @@ def apply(
     problems = _problems(outcome)
     text_output = output_format is OutputFormat.text
     for result in outcome.results:
-        if not result.changed:
+        rewrite = result.rewrite()
+        if rewrite is None:
             continue
-        assert result.source is not None and result.output is not None
         if dry_run:
             if text_output:
-                diff = unified_diff(result.source, result.output, display_path(result.path))
+                diff = unified_diff(*rewrite, display_path(result.path))
                 print_colored_diff(stdout, diff, result.encoding)
             continue
         try:
-            write_atomically(result.path, result.source, result.output)
+            write_atomically(result.path, *rewrite)
         except WriteError as exc:
             problems.append(Problem(result.path, str(exc)))
             continue
@@ -327,18 +335,18 @@ def diff(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Print a unified diff that `git apply` accepts; write nothing."""
-    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs)
+    options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache)
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     for result in outcome.results:
-        if result.changed:
-            assert result.source is not None and result.output is not None
-            sys.stdout.buffer.write(
-                unified_diff(result.source, result.output, display_path(result.path))
-            )
+        rewrite = result.rewrite()
+        if rewrite is not None:
+            sys.stdout.buffer.write(unified_diff(*rewrite, display_path(result.path)))
     sys.stdout.buffer.flush()
     _finish(outcome, _problems(outcome), OutputFormat.text, quiet, "would change", False)
 
@@ -354,11 +362,13 @@ def check(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """List findings; exit 1 if `apply` would change anything (the CI gate)."""
     options = replace(
-        _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs),
+        _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                       no_cache),
         produce_output=False,
     )
     outcome = _run(paths, options, quiet)
@@ -401,6 +411,40 @@ def explain(name: Annotated[str, typer.Argument(help="A codemod name.")]) -> Non
             f"- `{option.name}` (default `{option.default!r}`): {option.help}"
             for option in codemod.options
         )))
+
+
+@app.command()
+def selftest(
+    select: SelectOpt = None,
+    gpu: Annotated[
+        bool, typer.Option("--gpu", help="Also run the CUDA scenarios (fails without CUDA).")
+    ] = False,
+) -> None:
+    """Run the golden cases and behavioural smoke scenarios against this torch and machine."""
+    from torchfix.selftest import planned, run_selftest
+
+    names = _names(select)
+    try:
+        if names is not None:
+            registry.select(names)
+    except registry.UnknownCodemodError as exc:
+        _usage_error(str(exc))
+    selected = None if names is None or registry.ALL_SELECTOR in names else names
+    cases, scenarios = planned(selected)
+    with ProgressBar(stderr, enabled=True) as progress:
+        progress.set_total(len(cases) + len(scenarios))
+        checks = run_selftest(selected, gpu, on_check=lambda _check: progress.advance())
+    print_selftest(stdout, checks, _torch_description())
+    raise typer.Exit(EXIT_FINDINGS if any(c.status == "failed" for c in checks) else EXIT_OK)
+
+
+def _torch_description() -> str:
+    try:
+        import torch
+    except ImportError:
+        return "torch: not installed (smoke scenarios skipped)"
+    device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no CUDA device"
+    return f"torch {torch.__version__}, {device}"
 
 
 # -- git: apply --patch-dir / --commit, batch --------------------------------------------
@@ -526,6 +570,7 @@ def batch(
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
     output_format: FormatOpt = OutputFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
@@ -540,7 +585,7 @@ def batch(
     commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
                                      verify_shell, verify_timeout)
     run_options = _options(select, ignore, exclude, unsafe_fixes, include_generated,
-                           config.resolve() if config else None, None)
+                           config.resolve() if config else None, None, no_cache)
     try:
         chosen = read_targets(targets or [], from_file)
         registry.select(run_options.select, run_options.ignore)
@@ -588,10 +633,6 @@ def _main(
     ] = False,
 ) -> None:
     """Safe, idempotent codemods for PyTorch code."""
-
-
-def results_with_changes(results: Sequence[FileResult]) -> list[FileResult]:
-    return [result for result in results if result.changed]
 
 
 def main() -> None:

@@ -71,6 +71,12 @@ class FileResult:
     def changed(self) -> bool:
         return self.output is not None
 
+    def rewrite(self) -> tuple[bytes, bytes] | None:
+        """(old bytes, new bytes) when the file changes, else None."""
+        if self.source is None or self.output is None:
+            return None
+        return self.source, self.output
+
     @property
     def would_change(self) -> bool:
         """Whether applying the fixes changes the file (also when no output was made)."""
@@ -85,14 +91,27 @@ class _FileFailure(Exception):
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False) -> FileResult:
     """Read `path` and run the selected codemods on it. Never raises for bad input."""
+    data = read_source(path)
+    if isinstance(data, FileError):
+        return FileResult(path, error=data)
+    return process_bytes(data, path, settings, explicit=explicit)
+
+
+def read_source(path: Path) -> bytes | FileError:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
-        return FileResult(path, error=FileError("no such file (removed during the run?)"))
+        return FileError("no such file (removed during the run?)")
     except IsADirectoryError:
-        return FileResult(path, error=FileError("is a directory, not a file"))
+        return FileError("is a directory, not a file")
     except OSError as exc:
-        return FileResult(path, error=FileError(f"cannot read: {exc.strerror or exc}"))
+        return FileError(f"cannot read: {exc.strerror or exc}")
+
+
+def process_bytes(
+    data: bytes, path: Path, settings: EngineSettings, *, explicit: bool = False
+) -> FileResult:
+    """Run the selected codemods on the contents of a file read from `path`."""
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
     return process_source(data, path, settings)
@@ -150,14 +169,14 @@ class _Source:
 def _rewrite(
     data: bytes, path: Path, codemods: Sequence[type[TorchfixCodemod]], settings: EngineSettings
 ) -> FileResult:
-    python_tree = _python_ast(data, path)
+    python_tree, python_error = _python_ast(data, path)
     candidates: dict[str, Collection[int] | None] = {}
     if python_tree is not None:
         candidates = {c.name: c.candidate_lines(python_tree) for c in codemods}
         codemods = [c for c in codemods if candidates[c.name] is None or candidates[c.name]]
         if not codemods:
             return FileResult(path)
-    module = _parse(data)
+    module = _parse(data, python_error)
     original = _Source(data.decode(module.encoding), module, python_tree, candidates)
     suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
 
@@ -200,12 +219,13 @@ def _rewrite(
     )
 
 
-def _python_ast(data: bytes | str, path: Path) -> ast.Module | None:
-    """CPython's view of the file (None if it cannot parse it); refuse input too deep.
+def _python_ast(data: bytes | str, path: Path) -> tuple[ast.Module | None, str | None]:
+    """CPython's parse of the file, or why it failed; refuse input too deep to parse.
 
     CPython parses ten times faster than libcst, so codemods use its tree to decide
     where in a file they need to look, if anywhere. It also fails cleanly on very deep
-    nesting, where libcst's native parser could exhaust the C stack and kill the process.
+    nesting, where libcst's native parser could exhaust the C stack and kill the process,
+    and its error messages are the ones Python users know.
     """
     try:
         with warnings.catch_warnings():
@@ -216,24 +236,41 @@ def _python_ast(data: bytes | str, path: Path) -> ast.Module | None:
     except (SyntaxError, ValueError) as exc:
         if any(marker in str(exc) for marker in _NESTING_ERRORS):
             raise _FileFailure(FileError(TOO_DEEP)) from exc
-        return None  # libcst decides; it may know syntax this Python does not
-    return tree
+        return None, _syntax_error_message(exc)  # libcst decides: it may know newer syntax
+    return tree, None
 
 
-def _parse(data: bytes) -> cst.Module:
+def _syntax_error_message(exc: SyntaxError | ValueError) -> str:
+    if not isinstance(exc, SyntaxError):
+        return f"cannot parse: {_first_line(exc)}"
+    message = exc.msg or "invalid syntax"
+    if message.startswith("(unicode error)") or "encoding" in message:
+        return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
+    if exc.lineno:
+        return f"syntax error at line {exc.lineno}: {message}"
+    return f"syntax error: {message}"
+
+
+def _parse(data: bytes, python_error: str | None) -> cst.Module:
+    """libcst's tree; on failure, CPython's (friendlier) message when it failed too."""
     try:
         return cst.parse_module(data)
-    except cst.ParserSyntaxError as exc:
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        if python_error is not None:
+            raise _FileFailure(FileError(python_error)) from exc
+        raise _FileFailure(FileError(_libcst_error_message(exc))) from exc
+
+
+def _libcst_error_message(exc: Exception) -> str:
+    if isinstance(exc, cst.ParserSyntaxError):
         reason = str(exc).strip().splitlines()
         detail = next((line for line in reason if line.startswith(("parser error",
                                                                   "tokenizer error"))), "")
         detail = detail.split(": ", 1)[-1] if detail else reason[0] if reason else "invalid"
-        raise _FileFailure(
-            FileError(f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}: "
-                      f"{detail}")
-        ) from exc
-    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-        raise _FileFailure(FileError(f"cannot decode the file: {_first_line(exc)}")) from exc
+        if len(detail) > 120:  # "expected one of" lists every token the grammar allows
+            detail = detail[:117] + "..."
+        return f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}: {detail}"
+    return f"cannot decode the file: {_first_line(exc)}"
 
 
 def _run_codemod(

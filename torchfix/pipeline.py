@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from torchfix import registry
+from torchfix.cache import ResultCache
 from torchfix.config import Config, ConfigError, find_config, load_config
+from torchfix.diffs import git_root
 from torchfix.discovery import Discovery, discover
 from torchfix.engine import EngineSettings, FileResult
 from torchfix.runner import run_files
@@ -98,13 +100,21 @@ def run(
     if on_discovered is not None:
         on_discovered(len(found.files))
     outcome = RunOutcome(settings, config, found)
+    cache = ResultCache.at(cache_root(config, paths), settings) if options.use_cache else None
     if settings.codemods:
-        for result in run_files(found.files, settings, options.jobs):
+        for result in run_files(found.files, settings, options.jobs, cache):
             outcome.results.append(result)
             if on_result is not None:
                 on_result(result)
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def cache_root(config: Config, paths: Sequence[Path]) -> Path:
+    """Where the result cache lives: the project root (config file, else git), else here."""
+    if config.path is not None:
+        return config.root
+    return git_root(_common_folder(paths).resolve()) or Path.cwd()
 
 
 def _common_folder(paths: Sequence[Path]) -> Path:

@@ -21,7 +21,7 @@ from torchfix.codemod import Change, Safety
 from torchfix.engine import FileResult
 
 # Runs shorter than this finish before a progress bar would be any help.
-PROGRESS_DELAY_SECONDS = 0.5
+PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))
 
 
 def shown_path(path: Path) -> str:
@@ -230,3 +230,43 @@ class ProgressBar:
             self._task = self._progress.add_task("files", total=self._total)
             self._progress.start()
         self._progress.update(self._task, completed=self._done)
+
+
+def print_selftest(console: Console, checks: Sequence[Any], environment: str) -> None:
+    """Per codemod: how many golden cases and smoke scenarios passed, failed, skipped."""
+    table = Table(title=f"torchfix selftest ({environment})", header_style="bold")
+    table.add_column("codemod", no_wrap=True)
+    for column in ("golden\npassed", "golden\nfailed", "smoke\npassed", "smoke\nfailed",
+                   "smoke\nskipped"):
+        table.add_column(column, justify="right")
+    codemods = sorted({check.codemod for check in checks})
+    for codemod in codemods:
+        count = Counter(
+            (check.kind, check.status) for check in checks if check.codemod == codemod
+        )
+        table.add_row(
+            codemod,
+            str(count["golden", "passed"]),
+            _red_if(count["golden", "failed"]),
+            str(count["smoke", "passed"]),
+            _red_if(count["smoke", "failed"]),
+            str(count["smoke", "skipped"]),
+        )
+    console.print(table)
+    for check in checks:
+        if check.status != "passed":
+            style = "red" if check.status == "failed" else "yellow"
+            first, *rest = (check.detail or check.status).splitlines() or [""]
+            console.print(Text(f"{check.status.upper()} {check.kind} "
+                               f"{check.codemod}/{check.name}: {first}", style=style))
+            if check.status == "failed" and rest:
+                console.print(Text("\n".join(rest[:40])), highlight=False)
+    failed = sum(check.status == "failed" for check in checks)
+    passed = sum(check.status == "passed" for check in checks)
+    skipped = sum(check.status == "skipped" for check in checks)
+    console.print(Text(f"{passed} passed, {failed} failed, {skipped} skipped",
+                       style="bold red" if failed else "bold green"))
+
+
+def _red_if(count: int) -> Text:
+    return Text(str(count), style="bold red" if count else "")

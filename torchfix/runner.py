@@ -1,4 +1,4 @@
-"""Runs the engine over many files: in a process pool, in a stable order.
+"""Runs the engine over many files: in a process pool, in a stable order, with the cache.
 
 Each file is processed on a thread with a large stack: libcst's parser recurses natively
 and would crash the process on deeply nested code long before Python's recursion limit
@@ -14,8 +14,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from torchfix.cache import ResultCache
 from torchfix.discovery import SourceFile
-from torchfix.engine import EngineSettings, FileError, FileResult, process_file
+from torchfix.engine import EngineSettings, FileError, FileResult, process_bytes, read_source
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
@@ -25,6 +26,7 @@ T = TypeVar("T")
 
 _deep_stack: ThreadPoolExecutor | None = None
 _worker_settings: EngineSettings | None = None
+_worker_cache: ResultCache | None = None
 
 
 def default_jobs() -> int:
@@ -35,18 +37,17 @@ def run_files(
     files: Sequence[SourceFile],
     settings: EngineSettings,
     jobs: int | None = None,
-    process: Callable[[SourceFile, EngineSettings], FileResult] | None = None,
+    cache: ResultCache | None = None,
 ) -> Iterator[FileResult]:
     """Yield one result per file, in the order of `files`."""
-    work = process or process_source_file
     jobs = jobs or default_jobs()
     if jobs <= 1 or len(files) < MIN_FILES_FOR_POOL:
         for source in files:
-            yield work(source, settings)
+            yield process_source_file(source, settings, cache)
         return
     chunksize = max(1, min(32, len(files) // (jobs * 8)))
     with ProcessPoolExecutor(
-        max_workers=min(jobs, len(files)), initializer=_init_worker, initargs=(settings, work)
+        max_workers=min(jobs, len(files)), initializer=_init_worker, initargs=(settings, cache)
     ) as pool:
         done = 0
         try:
@@ -63,13 +64,30 @@ def run_files(
                 )
 
 
-def process_source_file(source: SourceFile, settings: EngineSettings) -> FileResult:
-    """Process one file on the large-stack thread of this process."""
-    executor = _deep_stack_executor()
-    return executor.submit(process_file, source.path, settings, explicit=source.explicit).result()
+def process_source_file(
+    source: SourceFile, settings: EngineSettings, cache: ResultCache | None = None
+) -> FileResult:
+    """Process one file (or recall its cached result) on this process's large-stack thread."""
+    data = read_source(source.path)
+    if isinstance(data, FileError):
+        return FileResult(source.path, error=data)
+    if cache is None:
+        return _process_on_deep_stack(data, source, settings)
+    key = cache.key(source.path, data)
+    cached = cache.get(key, source.path)
+    if cached is not None:
+        return cached
+    result = _process_on_deep_stack(data, source, settings)
+    cache.put(key, result)
+    return result
 
 
-_worker_process: Callable[[SourceFile, EngineSettings], FileResult] = process_source_file
+def _process_on_deep_stack(
+    data: bytes, source: SourceFile, settings: EngineSettings
+) -> FileResult:
+    return _deep_stack_executor().submit(
+        process_bytes, data, source.path, settings, explicit=source.explicit
+    ).result()
 
 
 def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
@@ -77,19 +95,17 @@ def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
     return _deep_stack_executor().submit(function, *args).result()
 
 
-def _init_worker(
-    settings: EngineSettings, work: Callable[[SourceFile, EngineSettings], FileResult]
-) -> None:
-    global _worker_settings, _worker_process, _deep_stack
+def _init_worker(settings: EngineSettings, cache: ResultCache | None) -> None:
+    global _worker_settings, _worker_cache, _deep_stack
     _worker_settings = settings
-    _worker_process = work
+    _worker_cache = cache
     _deep_stack = None  # a forked child inherits the parent's executor but not its thread
 
 
 def _work_in_pool(source: SourceFile) -> FileResult:
     if _worker_settings is None:
         raise RuntimeError("worker used before its initializer ran")
-    return _worker_process(source, _worker_settings)
+    return process_source_file(source, _worker_settings, _worker_cache)
 
 
 def _deep_stack_executor() -> ThreadPoolExecutor:

@@ -33,7 +33,8 @@ def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
         raise WriteError(f"cannot read before writing: {exc.strerror or exc}") from exc
     if current != expected:
         raise WriteError("changed on disk during the run; not written")
-    if not os.access(target, os.W_OK):
+    # A file without write bits says "do not modify", even to root (who may write anyway).
+    if not os.access(target, os.W_OK) or not status.st_mode & 0o222:
         raise WriteError("file is read-only; not written")
 
     handle, temp_name = _temp_file_beside(target)

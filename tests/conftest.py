@@ -1,0 +1,70 @@
+"""Shared helpers: run the real CLI on files in a temporary folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from torchfix.cli import app
+
+# A snippet the always-present strict-load-state-dict codemod rewrites (safe fix).
+NEEDS_FIX = "def resume(model, ckpt):\n    model.load_state_dict(ckpt)\n"
+FIXED = "def resume(model, ckpt):\n    model.load_state_dict(ckpt, strict=True)\n"
+# A snippet with only an unsafe finding (the receiver is not known to be a module).
+UNSAFE_ONLY = "def resume(thing, ckpt):\n    thing.load_state_dict(ckpt)\n"
+CLEAN = "def resume(model, ckpt):\n    model.load_state_dict(ckpt, strict=True)\n"
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Run `torchfix ARGS` in-process with tmp_path as the current folder."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> CliResult:
+        result = CliRunner().invoke(app, list(args))
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return CliResult(result.exit_code, result.stdout, result.stderr)
+
+    return run
+
+
+def run_torchfix(*args: str, cwd: Path, env: dict[str, str] | None = None,
+                 python_flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """Run `python -m torchfix ARGS` in a subprocess, as a user's shell would."""
+    return subprocess.run(
+        [sys.executable, *python_flags, "-m", "torchfix", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[Path]:
+    git("init", "-q", "-b", "main", cwd=tmp_path)
+    git("config", "user.email", "dev@example.com", cwd=tmp_path)
+    git("config", "user.name", "Dev", cwd=tmp_path)
+    yield tmp_path

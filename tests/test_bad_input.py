@@ -1,0 +1,151 @@
+"""Bad input gets one clear line naming the file and the reason; the run goes on."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from torchfix.discovery import SourceFile
+from torchfix.engine import EngineSettings
+from torchfix.runner import run_files
+
+from conftest import FIXED, NEEDS_FIX
+
+TRIGGER = "\nmodel.load_state_dict(sd)\n"
+
+
+def apply_with_a_good_neighbour(tmp_path: Path, cli, name: str, content: bytes) -> str:
+    """Apply to a bad file and a good one; return the bad file's single error line."""
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    good = tmp_path / "good.py"
+    good.write_text(NEEDS_FIX)
+    result = cli("apply", ".")
+    assert result.exit_code == 1
+    assert good.read_text() == FIXED, "the run must go on after a bad file"
+    assert bad.read_bytes() == content, "a bad file must never be written"
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert len(errors) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    return errors[0]
+
+
+def test_syntax_error(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "broken.py",
+                                       b"def resume(model, sd:\n    model.load_state_dict(sd)\n")
+    assert line == "broken.py: error: syntax error at line 1: '(' was never closed"
+
+
+def test_python_2_code(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "old.py",
+                                       b'print "loading"' + TRIGGER.encode())
+    assert line.startswith("old.py: error: syntax error at line 1: Missing parentheses")
+
+
+def test_invalid_utf8(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "latin.py",
+                                       b'name = "caf\xe9"' + TRIGGER.encode())
+    assert line.startswith("latin.py: error: cannot decode the file: 'utf-8' codec can't decode")
+
+
+def test_unknown_declared_encoding(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "enc.py",
+                                       b"# coding: klingon" + TRIGGER.encode())
+    assert line == "enc.py: error: cannot decode the file: unknown encoding: klingon"
+
+
+def test_binary_content_named_py(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "blob.py",
+                                       b"\x89PNG\r\n\x1a\n\x00\x00load_state_dict\x00")
+    assert line == "blob.py: error: binary file (contains NUL bytes), not Python"
+
+
+def test_nesting_too_deep_for_the_parser(tmp_path, cli):
+    depth = 2000
+    source = "x = " + "(" * depth + "1" + ")" * depth + TRIGGER
+    line = apply_with_a_good_neighbour(tmp_path, cli, "deep.py", source.encode())
+    assert line == "deep.py: error: too deeply nested for the parser; skipped"
+
+
+@pytest.mark.parametrize("kind", ["binop", "attribute", "unary"])
+def test_very_long_chains_do_not_crash_or_hang(tmp_path, cli, kind):
+    chain = {
+        "binop": "+".join(["1"] * 20000),
+        "attribute": "a" + ".b" * 20000,
+        "unary": "-" * 20000 + "1",
+    }[kind]
+    line = apply_with_a_good_neighbour(tmp_path, cli, "chain.py",
+                                       f"x = {chain}{TRIGGER}".encode())
+    assert line == "chain.py: error: too deeply nested for the parser; skipped"
+
+
+def test_form_feed_that_libcst_cannot_round_trip(tmp_path, cli):
+    line = apply_with_a_good_neighbour(tmp_path, cli, "ff.py",
+                                       b"\x0cdef resume(model, sd):\n"
+                                       b"    model.load_state_dict(sd)\n")
+    assert line.startswith("ff.py: error: libcst cannot reproduce this file byte for byte")
+
+
+def test_form_feeds_elsewhere_are_fine(tmp_path, cli):
+    target = tmp_path / "ff.py"
+    target.write_bytes(b"import torch\n\x0c\ndef resume(model, sd):\n"
+                       b"    model.load_state_dict(sd)\n")
+    assert cli("apply", ".").exit_code == 0
+    assert target.read_bytes().endswith(b"\x0c\ndef resume(model, sd):\n"
+                                        b"    model.load_state_dict(sd, strict=True)\n")
+
+
+def test_a_file_removed_after_discovery(tmp_path):
+    gone = SourceFile(tmp_path / "gone.py", explicit=False)
+    settings = EngineSettings(codemods=("strict-load-state-dict",))
+    [result] = list(run_files([gone], settings, jobs=1))
+    assert result.error is not None
+    assert result.error.message == "no such file (removed during the run?)"
+
+
+def test_a_folder_named_like_a_python_file(tmp_path, cli):
+    (tmp_path / "pkg.py").mkdir()
+    (tmp_path / "pkg.py" / "inner.py").write_text(NEEDS_FIX)
+    assert cli("apply", ".").exit_code == 0
+    assert (tmp_path / "pkg.py" / "inner.py").read_text() == FIXED
+
+
+def test_a_named_fifo_is_refused_without_blocking(tmp_path, cli):
+    os.mkfifo(tmp_path / "pipe.py")
+    result = cli("check", "pipe.py")
+    assert result.exit_code == 1
+    assert "pipe.py: error: not a regular file or directory" in result.stderr
+
+
+def test_unreadable_file():
+    """Run as an unprivileged user where we are root: root reads everything."""
+    tmp_path = Path(tempfile.mkdtemp(prefix="torchfix-unreadable-"))
+    tmp_path.chmod(0o755)  # pytest's own temp folders are private to their owner
+    secret = tmp_path / "secret.py"
+    secret.write_text(NEEDS_FIX)
+    secret.chmod(0o000)
+    good = tmp_path / "good.py"
+    good.write_text(NEEDS_FIX)
+    command = [sys.executable, "-m", "torchfix", "check", "."]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: cannot drop privileges")
+        for parent in [*tmp_path.parents, Path(sys.executable).parent]:
+            if parent.stat().st_mode & 0o005 != 0o005:
+                pytest.skip(f"{parent} is not readable by an unprivileged user")
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    try:
+        result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                                env={**os.environ, "HOME": str(tmp_path)}, timeout=120)
+    finally:
+        shutil.rmtree(tmp_path, ignore_errors=True)
+    assert "secret.py: error: cannot read: Permission denied" in result.stderr
+    assert "good.py:2:5 strict-load-state-dict" in result.stdout
+    assert result.returncode == 1

@@ -1,0 +1,84 @@
+"""Unchanged files are not parsed again; anything that could change a result misses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from torchfix import engine
+
+from conftest import NEEDS_FIX, UNSAFE_ONLY
+
+
+@pytest.fixture
+def parses(monkeypatch) -> list[Path]:
+    """Record every file the engine really processes (cache misses)."""
+    seen: list[Path] = []
+    original = engine.process_source
+
+    def counting(data, path, settings):
+        seen.append(path)
+        return original(data, path, settings)
+
+    monkeypatch.setattr(engine, "process_source", counting)
+    return seen
+
+
+def test_a_warm_run_reuses_results_and_prints_the_same(tmp_path, cli, parses):
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    (tmp_path / "b.py").write_text(UNSAFE_ONLY)
+    cold = cli("check", ".")
+    assert len(parses) == 2
+    warm = cli("check", ".")
+    assert len(parses) == 2  # nothing processed again
+    assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout)
+
+
+def test_an_edited_file_or_other_settings_miss(tmp_path, cli, parses):
+    target = tmp_path / "a.py"
+    target.write_text(NEEDS_FIX)
+    cli("check", ".")
+    target.write_text(NEEDS_FIX + "\n# edited\n")
+    cli("check", ".")
+    assert len(parses) == 2
+    cli("check", "--unsafe-fixes", ".")
+    assert len(parses) == 3
+    cli("apply", "--dry-run", ".")  # a different kind of run: it needs the new text
+    assert len(parses) == 4
+
+
+def test_no_cache_bypasses_it(tmp_path, cli, parses):
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    cli("check", "--no-cache", ".")
+    cli("check", "--no-cache", ".")
+    assert len(parses) == 2
+    assert not (tmp_path / ".torchfix_cache").exists()
+
+
+def test_the_cache_folder_is_ignored_by_git_and_safe_to_delete(tmp_path, cli, parses):
+    import shutil
+
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    first = cli("check", ".")
+    folder = tmp_path / ".torchfix_cache"
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    shutil.rmtree(folder)
+    again = cli("check", ".")
+    assert again.stdout == first.stdout and len(parses) == 2
+
+
+def test_a_corrupt_entry_is_a_miss_not_an_error(tmp_path, cli, parses):
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    first = cli("check", ".")
+    for entry in (tmp_path / ".torchfix_cache").glob("*/*"):
+        entry.write_text("{not json")
+    again = cli("check", ".")
+    assert again.stdout == first.stdout and len(parses) == 2
+
+
+def test_files_that_get_rewritten_are_always_processed(tmp_path, cli, parses):
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    cli("apply", "--dry-run", ".")
+    cli("apply", "--dry-run", ".")
+    assert len(parses) == 2

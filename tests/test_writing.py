@@ -1,0 +1,109 @@
+"""In-place writes keep everything about a file but the edited text."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from torchfix.writing import WriteError, write_atomically
+
+from conftest import FIXED, NEEDS_FIX
+
+
+def test_crlf_files_stay_crlf(tmp_path, cli):
+    target = tmp_path / "train.py"
+    target.write_bytes(NEEDS_FIX.replace("\n", "\r\n").encode())
+    cli("apply", ".")
+    assert target.read_bytes() == FIXED.replace("\n", "\r\n").encode()
+
+
+def test_mixed_newlines_are_kept_line_by_line(tmp_path, cli):
+    target = tmp_path / "train.py"
+    target.write_bytes(b"import torch\r\n\ndef resume(model, ckpt):\r\n"
+                       b"    model.load_state_dict(ckpt)\n")
+    cli("apply", ".")
+    assert target.read_bytes() == (b"import torch\r\n\ndef resume(model, ckpt):\r\n"
+                                   b"    model.load_state_dict(ckpt, strict=True)\n")
+
+
+def test_utf8_bom_and_declared_encodings_are_kept(tmp_path, cli):
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbf" + NEEDS_FIX.encode())
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + NEEDS_FIX.encode())
+    cli("apply", ".")
+    assert bom.read_bytes() == b"\xef\xbb\xbf" + FIXED.encode()
+    assert latin.read_bytes() == b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + FIXED.encode()
+
+
+def test_missing_final_newline_and_tabs_are_kept(tmp_path, cli):
+    target = tmp_path / "train.py"
+    target.write_text("def resume(model, ckpt):\n\tmodel.load_state_dict(ckpt)")
+    cli("apply", ".")
+    assert target.read_text() == (
+        "def resume(model, ckpt):\n\tmodel.load_state_dict(ckpt, strict=True)"
+    )
+
+
+def test_permissions_are_kept_and_no_temp_file_is_left(tmp_path, cli):
+    target = tmp_path / "train.py"
+    target.write_text(NEEDS_FIX)
+    target.chmod(0o751)
+    cli("apply", ".")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o751
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+
+
+def test_a_symlink_is_written_through_and_stays_a_symlink(tmp_path, cli):
+    real = tmp_path / "real.py"
+    real.write_text(NEEDS_FIX)
+    link = tmp_path / "link.py"
+    os.symlink(real, link)
+    cli("apply", "link.py")
+    assert link.is_symlink()
+    assert real.read_text() == FIXED
+
+
+def test_read_only_files_are_reported_not_written(tmp_path, cli):
+    target = tmp_path / "train.py"
+    target.write_text(NEEDS_FIX)
+    target.chmod(0o444)
+    other = tmp_path / "other.py"
+    other.write_text(NEEDS_FIX)
+    result = cli("apply", ".")
+    assert result.exit_code == 1
+    assert "train.py: error: file is read-only; not written" in result.stderr
+    assert target.read_text() == NEEDS_FIX
+    assert other.read_text() == FIXED  # the run went on
+
+
+def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path):
+    target = tmp_path / "train.py"
+    target.write_text("edited by the user meanwhile\n")
+    with pytest.raises(WriteError, match="changed on disk during the run"):
+        write_atomically(target, NEEDS_FIX.encode(), FIXED.encode())
+    assert target.read_text() == "edited by the user meanwhile\n"
+
+
+def test_a_file_removed_since_it_was_read_is_not_recreated(tmp_path):
+    target = tmp_path / "train.py"
+    with pytest.raises(WriteError, match="removed during the run"):
+        write_atomically(target, NEEDS_FIX.encode(), FIXED.encode())
+    assert not target.exists()
+
+
+def test_a_failed_write_leaves_the_original_and_no_temp_file(tmp_path, monkeypatch):
+    target = tmp_path / "train.py"
+    target.write_text(NEEDS_FIX)
+
+    def refuse(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(WriteError, match="No space left on device"):
+        write_atomically(target, NEEDS_FIX.encode(), FIXED.encode())
+    assert target.read_text() == NEEDS_FIX
+    assert [p.name for p in Path(tmp_path).iterdir()] == ["train.py"]

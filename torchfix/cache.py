@@ -1,0 +1,136 @@
+"""Results of unchanged files, kept between runs so they are not parsed again.
+
+An entry is keyed by the file's path and content hash, the torchfix and libcst versions,
+the code of torchfix and its codemods, and every setting that shapes a result; any
+change to one of them misses. Only results that carry no new file text are stored (an
+unchanged file, findings, bad input); a file that would be rewritten is always processed.
+
+The cache lives in `.torchfix_cache/` at the project root. It is safe to delete, holds a
+`.gitignore` so git never sees it, and is bypassed with `--no-cache`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import importlib.metadata
+import json
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from torchfix import __version__
+from torchfix.codemod import Change, Safety
+from torchfix.engine import EngineSettings, FileError, FileResult
+
+FOLDER_NAME = ".torchfix_cache"
+_FORMAT = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class ResultCache:
+    folder: Path
+    fingerprint: str  # tool, code and settings: part of every key
+
+    @classmethod
+    def at(cls, root: Path, settings: EngineSettings) -> ResultCache:
+        return cls(root / FOLDER_NAME, _fingerprint(settings))
+
+    def key(self, path: Path, data: bytes) -> str:
+        digest = hashlib.sha256(self.fingerprint.encode())
+        digest.update(os.fsencode(os.path.abspath(path)))
+        digest.update(b"\0")
+        digest.update(data)
+        return digest.hexdigest()
+
+    def get(self, key: str, path: Path) -> FileResult | None:
+        try:
+            entry = json.loads((self.folder / key[:2] / key).read_bytes())
+        except (OSError, ValueError):
+            return None
+        return _decode(entry, path)
+
+    def put(self, key: str, result: FileResult) -> None:
+        if (
+            result.output is not None
+            or result.skipped is not None  # depends on how the file was named, not its text
+            or (result.error is not None and result.error.internal)
+        ):
+            return  # rewrites are always redone; a torchfix bug may be fixed by next time
+        shard = self.folder / key[:2]
+        try:
+            shard.mkdir(parents=True, exist_ok=True)
+            self._ignore_in_git()
+            handle, temp = tempfile.mkstemp(dir=shard, prefix=".", suffix=".tmp")
+            with os.fdopen(handle, "w") as out:
+                json.dump(_encode(result), out)
+            os.replace(temp, shard / key)
+        except OSError:
+            # A read-only or full disk only costs speed: never fail a run over the cache.
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(temp)
+
+    def _ignore_in_git(self) -> None:
+        marker = self.folder / ".gitignore"
+        if not marker.exists():
+            marker.write_text("# Created by torchfix; safe to delete.\n*\n")
+
+
+def _encode(result: FileResult) -> dict[str, Any]:
+    return {
+        "format": _FORMAT,
+        "changes": [
+            [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied]
+            for c in result.changes
+        ],
+        "error": dataclasses.asdict(result.error) if result.error else None,
+        "parsed": result.parsed,
+        "skipped": result.skipped,
+        "encoding": result.encoding,
+    }
+
+
+def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
+    if entry.get("format") != _FORMAT:
+        return None
+    return FileResult(
+        path,
+        changes=tuple(
+            Change(codemod, line, column, message, Safety(safety), applied)
+            for codemod, line, column, message, safety, applied in entry["changes"]
+        ),
+        error=FileError(**entry["error"]) if entry["error"] else None,
+        parsed=entry["parsed"],
+        skipped=entry["skipped"],
+        encoding=entry["encoding"],
+    )
+
+
+def _fingerprint(settings: EngineSettings) -> str:
+    return json.dumps(
+        {
+            "torchfix": __version__,
+            "libcst": importlib.metadata.version("libcst"),
+            "code": _code_fingerprint(),
+            "settings": dataclasses.asdict(settings),
+        },
+        sort_keys=True,
+        default=str,
+    )
+
+
+@cache
+def _code_fingerprint() -> str:
+    """Sizes and mtimes of torchfix's own sources: editing a codemod invalidates the cache."""
+    import codemods
+    import torchfix
+
+    digest = hashlib.sha256()
+    for package in (torchfix, codemods):
+        for source in sorted(Path(package.__file__).parent.rglob("*.py")):
+            status = source.stat()
+            digest.update(f"{source}:{status.st_size}:{status.st_mtime_ns}".encode())
+    return digest.hexdigest()
