@@ -726,6 +726,7 @@ def commit_rewrite(
         if made_by_us and repository.tree_of(existing) == repository.tree_of(tip):
             result.status = "up-to-date"
             result.base = repository.torchfix_base(target)
+            result.from_branch = repository.config(f"branch.{target}.{FROM_KEY}")
             result.note = f"branch {target} already holds these changes"
             return result
         hint = ("it was made by torchfix from another state; switch to it to add to it, or"
