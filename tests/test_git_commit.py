@@ -260,10 +260,11 @@ def test_verify_timeout_and_missing_command(tmp_path: Path) -> None:
 
 def test_verify_timeout_after_the_rewrite_rolls_back(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
-    slow_when_rewritten = (
-        "import pathlib, time; "
-        "time.sleep(30 if 'strict=True' in pathlib.Path('src/train.py').read_text() else 0)")
-    result = _commit(repo, "--verify", _python(slow_when_rewritten), "--verify-timeout", "2")
+    # Quick before the rewrite (a shell and grep start fast even on a loaded machine),
+    # stuck after it.
+    slow_when_rewritten = "grep -q strict=True src/train.py && sleep 30 || true"
+    result = _commit(repo, "--verify", slow_when_rewritten, "--verify-shell",
+                     "--verify-timeout", "3")
     assert result.exit_code == 1
-    assert "timed out after 2s after it; rolled back" in result.stderr
+    assert "timed out after 3s after it; rolled back" in result.stderr
     assert status(repo) == ""
