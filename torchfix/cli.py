@@ -4,6 +4,8 @@ hand its results to a sink (writer, diff, report)."""
 from __future__ import annotations
 
 import inspect
+import json
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,9 +19,30 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from torchfix import __version__, registry
+from torchfix.batch import (
+    DEFAULT_JOBS,
+    DEFAULT_WORKDIR,
+    BatchOptions,
+    BatchUsageError,
+    RepoOutcome,
+    batch_table,
+    read_targets,
+    run_batch,
+)
 from torchfix.config import ConfigError
 from torchfix.diffs import display_path, unified_diff
-from torchfix.pipeline import RunOptions, RunOutcome, run
+from torchfix.gitops import (
+    CommitOptions,
+    GitError,
+    commit_rewrite,
+    open_for_paths,
+    parse_identity,
+    patch_preflight,
+    preflight,
+    write_patch_series,
+)
+from torchfix.gitreport import commit_report, patch_report
+from torchfix.pipeline import RunOptions, RunOutcome, resolve, run
 from torchfix.report import (
     Problem,
     ProgressBar,
@@ -31,6 +54,7 @@ from torchfix.report import (
     print_summary,
     sorted_findings,
 )
+from torchfix.verify_command import DEFAULT_TIMEOUT_SECONDS, VerifyCommandError, VerifySpec
 from torchfix.writing import WriteError, write_atomically
 
 EXIT_OK = 0
@@ -100,6 +124,46 @@ NoCacheOpt = Annotated[
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print every change.")]
+
+
+# -- git options (apply --patch-dir/--commit, batch) -------------------------------------
+
+PatchDirOpt = Annotated[
+    Path | None,
+    typer.Option("--patch-dir", metavar="DIR", help="Write one `git format-patch` file per "
+                 "codemod into DIR, for `git am`; change no file.", show_default=False),
+]
+CommitOpt = Annotated[
+    bool, typer.Option("--commit", help="Commit on a new branch, one commit per codemod.")
+]
+BranchOpt = Annotated[
+    str | None,
+    typer.Option("--branch", help="Branch to create (default: torchfix/<codemods>, or "
+                                   "torchfix/<date> for more than three).", show_default=False),
+]
+SquashOpt = Annotated[bool, typer.Option("--squash", help="One commit (or patch) for all.")]
+AllowDirtyOpt = Annotated[
+    bool, typer.Option("--allow-dirty", help="Go ahead with uncommitted changes; files that "
+                                             "have some are left out, never committed.")
+]
+AuthorOpt = Annotated[
+    str | None,
+    typer.Option("--author", help="Commit as 'Name <email>' (default: the repository's git "
+                                   "identity).", show_default=False),
+]
+VerifyOpt = Annotated[
+    str | None,
+    typer.Option("--verify", metavar="CMD", help="Run CMD in the repository before and after "
+                 "the rewrite; if it then fails, roll back and commit nothing.",
+                 show_default=False),
+]
+VerifyShellOpt = Annotated[
+    bool, typer.Option("--verify-shell", help="Run the --verify command through the shell.")
+]
+VerifyTimeoutOpt = Annotated[
+    float, typer.Option("--verify-timeout", min=1, metavar="SECONDS",
+                        help="How long each --verify run may take.")
+]
 
 
 def _names(values: Sequence[str] | None) -> list[str] | None:
@@ -215,10 +279,26 @@ def apply(
     no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    patch_dir: PatchDirOpt = None,
+    commit: CommitOpt = False,
+    branch: BranchOpt = None,
+    squash: SquashOpt = False,
+    allow_dirty: AllowDirtyOpt = False,
+    author: AuthorOpt = None,
+    verify: VerifyOpt = None,
+    verify_shell: VerifyShellOpt = False,
+    verify_timeout: VerifyTimeoutOpt = DEFAULT_TIMEOUT_SECONDS,
 ) -> None:
-    """Rewrite files in place (safe fixes; --unsafe-fixes for all)."""
+    """Rewrite files in place (safe fixes; --unsafe-fixes for all), or write patches
+    (--patch-dir) or commits on a branch (--commit) instead."""
     options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
                        no_cache)
+    if patch_dir is not None or commit or _git_flags(branch, squash, allow_dirty, author,
+                                                     verify, verify_shell):
+        commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
+                                         verify_shell, verify_timeout)
+        _git_apply(paths, options, patch_dir, commit, dry_run, commit_options, output_format,
+                   quiet)
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     problems = _problems(outcome)
@@ -365,6 +445,177 @@ def _torch_description() -> str:
         return "torch: not installed (smoke scenarios skipped)"
     device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no CUDA device"
     return f"torch {torch.__version__}, {device}"
+
+
+# -- git: apply --patch-dir / --commit, batch --------------------------------------------
+
+
+def _git_flags(*values: object) -> bool:
+    return any(value not in (None, False) for value in values)
+
+
+def _commit_options(
+    branch: str | None,
+    squash: bool,
+    allow_dirty: bool,
+    author: str | None,
+    verify: str | None,
+    verify_shell: bool,
+    verify_timeout: float,
+) -> CommitOptions:
+    if verify_shell and verify is None:
+        _usage_error("--verify-shell needs --verify CMD")
+    spec = VerifySpec(verify, verify_shell, verify_timeout) if verify is not None else None
+    try:
+        if spec is not None:
+            spec.argv()
+        identity = parse_identity(author) if author is not None else None
+    except (GitError, VerifyCommandError) as exc:
+        _usage_error(str(exc))
+    return CommitOptions(branch, squash, allow_dirty, identity, spec)
+
+
+def _git_apply(
+    paths: list[Path] | None,
+    options: RunOptions,
+    patch_dir: Path | None,
+    commit: bool,
+    dry_run: bool,
+    commit_options: CommitOptions,
+    output_format: OutputFormat,
+    quiet: bool,
+) -> NoReturn:
+    if dry_run or (patch_dir is not None and commit):
+        _usage_error("choose one of --dry-run, --patch-dir and --commit")
+    if not commit and patch_dir is None:
+        _usage_error("--squash and --author need --patch-dir or --commit")
+    if not commit and (commit_options.branch or commit_options.allow_dirty
+                       or commit_options.verify):
+        _usage_error("--branch, --allow-dirty and --verify need --commit")
+    lines: list[str] = []
+    failed = committed = False
+    say = (lambda _text: None) if quiet else (lambda text: stderr.print(text, markup=False))
+    try:
+        repository = open_for_paths(paths or [Path(".")])
+        if patch_dir is not None:
+            checked_patch = patch_preflight(repository, patch_dir, commit_options.author)
+            outcome = _run(paths, options, quiet)
+            patches = write_patch_series(checked_patch, outcome, squash=commit_options.squash)
+            lines, split_problems = patch_report(patches), patches.problems
+        else:
+            checked = preflight(repository, commit_options)
+            outcome = _run(paths, options, quiet)
+            result = commit_rewrite(checked, outcome, commit_options, progress=say)
+            lines = commit_report(result, commit_options.verify)
+            split_problems = result.problems
+            failed = result.status == "verify-failed"
+            committed = result.status == "committed"
+    except GitError as exc:
+        _git_error(exc)
+    _print_notices(outcome, quiet)
+    if not quiet or failed:
+        for line in lines:
+            stderr.print(line, markup=False)
+    problems = _problems(outcome) + [Problem(p.path, p.message, True) for p in split_problems]
+    _finish(outcome, problems, output_format, quiet,
+            "changed" if committed else "would change", failed)
+
+
+def _git_error(exc: GitError) -> NoReturn:
+    stderr.print(f"torchfix: error: {exc}", markup=False)
+    raise typer.Exit(EXIT_USAGE if exc.usage else EXIT_FINDINGS)
+
+
+@app.command()
+def batch(
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(help="Repositories: local paths or clone URLs.", show_default=False),
+    ] = None,
+    from_file: Annotated[
+        Path | None,
+        typer.Option("--from-file", metavar="FILE", help="Also read targets from FILE, one a "
+                     "line (# comments; paths relative to FILE).", show_default=False),
+    ] = None,
+    workdir: Annotated[
+        Path, typer.Option("--workdir", help="Where clone URLs are cloned (and reused).")
+    ] = DEFAULT_WORKDIR,
+    branch: BranchOpt = None,
+    squash: SquashOpt = False,
+    allow_dirty: AllowDirtyOpt = False,
+    author: AuthorOpt = None,
+    verify: VerifyOpt = None,
+    verify_shell: VerifyShellOpt = False,
+    verify_timeout: VerifyTimeoutOpt = DEFAULT_TIMEOUT_SECONDS,
+    push: Annotated[
+        str | None,
+        typer.Option("--push", metavar="REMOTE", help="Push each new branch to REMOTE "
+                     "(a fast-forward, never forced).", show_default=False),
+    ] = None,
+    pr_dir: Annotated[
+        Path | None,
+        typer.Option("--pr-dir", metavar="DIR", help="Write each pull request's title and "
+                     "body (Markdown) to DIR/<repository>.md.", show_default=False),
+    ] = None,
+    open_pr: Annotated[
+        bool, typer.Option("--open-pr", help="Open each pull request with the gh CLI "
+                                              "(needs --push).")
+    ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Repositories processed at once.")
+    ] = DEFAULT_JOBS,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    unsafe_fixes: UnsafeOpt = None,
+    config: ConfigOpt = None,
+    exclude: ExcludeOpt = None,
+    include_generated: GeneratedOpt = None,
+    no_cache: NoCacheOpt = False,
+    output_format: FormatOpt = OutputFormat.text,
+    quiet: QuietOpt = False,
+) -> None:
+    """Migrate many repositories: branch, apply, verify, commit, push, describe a PR.
+
+    Each repository uses the tool.torchfix settings in its own pyproject.toml (never one
+    above its root); options given here win. Clone URLs are cloned into --workdir; local
+    paths are migrated in place and end up on the new branch, as with `apply --commit`.
+    """
+    if open_pr and push is None:
+        _usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")
+    commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
+                                     verify_shell, verify_timeout)
+    run_options = _options(select, ignore, exclude, unsafe_fixes, include_generated,
+                           config.resolve() if config else None, None, no_cache)
+    try:
+        chosen = read_targets(targets or [], from_file)
+        registry.select(run_options.select, run_options.ignore)
+        if run_options.config is not None:
+            resolve([Path(".")], run_options)
+    except (BatchUsageError, ConfigError, registry.UnknownCodemodError) as exc:
+        _usage_error(str(exc))
+    if open_pr and shutil.which("gh") is None:
+        stderr.print("torchfix: gh not found on PATH: pull requests will not be opened; "
+                     "their bodies are left in the PR folder", markup=False)
+
+    def done(outcome: RepoOutcome) -> None:
+        if not quiet:
+            where = f" on {outcome.branch}" if outcome.branch else ""
+            first = f": {outcome.details[0]}" if outcome.details else ""
+            stderr.print(f"{outcome.name}: {outcome.status}{where}{first}", markup=False)
+
+    outcomes = run_batch(
+        chosen,
+        BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs),
+        on_done=done,
+    )
+    if output_format is OutputFormat.json:
+        stdout.out(json.dumps({"repositories": [o.as_dict() for o in outcomes]}, indent=2),
+                   highlight=False)
+    else:
+        # Piped output has no terminal width; do not squeeze the reasons into 80 columns.
+        wide = stdout if stdout.is_terminal else Console(highlight=False, width=160)
+        wide.print(batch_table(outcomes))
+    raise typer.Exit(EXIT_OK if all(outcome.ok for outcome in outcomes) else EXIT_FINDINGS)
 
 
 def _version(value: bool) -> None:

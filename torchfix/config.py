@@ -47,11 +47,17 @@ class Config:
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a [tool.torchfix] table."""
+def find_config(start: Path, stop: Path | None = None) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.torchfix] table.
+
+    With `stop`, folders above it are not searched.
+    """
     start = start.resolve()
     folder = start if start.is_dir() else start.parent
-    for candidate in (folder, *folder.parents):
+    candidates = [folder, *folder.parents]
+    if stop is not None and stop.resolve() in candidates:
+        candidates = candidates[: candidates.index(stop.resolve()) + 1]
+    for candidate in candidates:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file() and _has_torchfix_table(pyproject):
             return pyproject

@@ -33,6 +33,11 @@ class RunOptions:
     jobs: int | None = None
     use_cache: bool = True
     produce_output: bool = True  # False when only findings are wanted (check)
+    # Batch runs: never read a pyproject.toml above this folder (the repository root), so
+    # one repository does not pick up the configuration of the folder it was cloned into.
+    config_root: Path | None = None
+    # Where --exclude patterns are anchored (default: the current folder).
+    exclude_root: Path | None = None
 
 
 @dataclass
@@ -50,7 +55,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
     if config_path is not None and not config_path.is_file():
         raise ConfigError(f"{config_path}: configuration file not found")
     if config_path is None:
-        config_path = find_config(_common_folder(paths))
+        config_path = find_config(_common_folder(paths), stop=options.config_root)
     config = load_config(config_path)
 
     selected = options.select if options.select is not None else config.select
@@ -87,7 +92,10 @@ def run(
     settings, config = resolve(paths, options)
     found = discover(
         paths,
-        excludes=[(config.root, config.exclude), (Path.cwd(), tuple(options.exclude))],
+        excludes=[
+            (config.root, config.exclude),
+            (options.exclude_root or Path.cwd(), tuple(options.exclude)),
+        ],
     )
     if on_discovered is not None:
         on_discovered(len(found.files))

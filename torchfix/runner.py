@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from torchfix.cache import ResultCache
 from torchfix.discovery import SourceFile
@@ -20,6 +21,8 @@ from torchfix.engine import EngineSettings, FileError, FileResult, process_bytes
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
 MIN_FILES_FOR_POOL = 8
+
+T = TypeVar("T")
 
 _deep_stack: ThreadPoolExecutor | None = None
 _worker_settings: EngineSettings | None = None
@@ -85,6 +88,11 @@ def _process_on_deep_stack(
     return _deep_stack_executor().submit(
         process_bytes, data, source.path, settings, explicit=source.explicit
     ).result()
+
+
+def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
+    """Call `function(*args)` on the large-stack thread, for engine work outside run_files."""
+    return _deep_stack_executor().submit(function, *args).result()
 
 
 def _init_worker(settings: EngineSettings, cache: ResultCache | None) -> None:

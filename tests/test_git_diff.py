@@ -1,0 +1,81 @@
+"""`torchfix diff` output applies with `git apply` at the repository root, wherever it ran."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from git_helpers import STRICT_FILES, git, isolate_git, make_repo, status, torchfix
+
+
+@pytest.fixture(autouse=True)
+def _git_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    isolate_git(monkeypatch, tmp_path / "home")
+
+
+def _apply_at_root(repo: Path, diff: bytes) -> None:
+    git(repo, "apply", "--check", input=diff)
+    git(repo, "apply", input=diff)
+
+
+def _expected(tmp_path: Path, files: dict[str, str | bytes]) -> dict[str, bytes]:
+    """What `torchfix apply` writes, to compare with what `git apply` makes of the diff."""
+    copy = make_repo(tmp_path / "expected", files)
+    assert torchfix("apply", "--quiet", "--jobs", "1", ".", cwd=copy).exit_code == 0
+    return {name: (copy / name).read_bytes() for name in files}
+
+
+def _diff(*args: str, cwd: Path) -> bytes:
+    result = torchfix("diff", "--quiet", "--jobs", "1", *args, cwd=cwd)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout_bytes
+
+
+def test_diff_from_the_root_applies(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    expected = _expected(tmp_path, STRICT_FILES)
+    diff = _diff(".", cwd=repo)
+    assert b"--- a/src/train.py" in diff
+    _apply_at_root(repo, diff)
+    assert {name: (repo / name).read_bytes() for name in STRICT_FILES} == expected
+
+
+def test_diff_from_a_subfolder_applies_at_the_root(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    diff = _diff(".", cwd=repo / "src")
+    assert b"+++ b/src/train.py" in diff  # relative to the root, not to src/
+    _apply_at_root(repo, diff)
+    assert "strict=True" in (repo / "src/train.py").read_text()
+
+
+def test_diff_of_paths_outside_the_cwd_applies_at_their_root(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    diff = _diff(str(repo / "src" / "train.py"), "../repo/src/evaluate.py", cwd=elsewhere)
+    assert b"--- a/src/train.py" in diff and b"--- a/src/evaluate.py" in diff
+    _apply_at_root(repo, diff)
+    assert status(repo).split() == ["M", "src/evaluate.py", "M", "src/train.py"]
+
+
+def test_diff_keeps_crlf_missing_newline_and_odd_names(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        "crlf.py": b"def f(model, sd):\r\n    model.load_state_dict(sd)\r\n",
+        "no_newline.py": b"def f(model, sd):\n    model.load_state_dict(sd)",
+        "with space/my model.py": "def f(model, sd):\n    model.load_state_dict(sd)\n",
+        "caf\u00e9.py": "def f(model, sd):\n    model.load_state_dict(sd)\n",
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    expected = _expected(tmp_path, files)
+    _apply_at_root(repo, _diff(".", cwd=repo))
+    assert {name: (repo / name).read_bytes() for name in files} == expected
+
+
+def test_diff_in_a_worktree_applies_at_the_worktree_root(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    worktree = tmp_path / "worktree"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    diff = _diff(".", cwd=worktree / "src")
+    _apply_at_root(worktree, diff)
+    assert "strict=True" in (worktree / "src/evaluate.py").read_text()
+    assert status(repo) == ""
