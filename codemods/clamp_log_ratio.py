@@ -72,6 +72,10 @@ LOWER_CLAMP_METHODS = frozenset({"clamp_min", "clamp_min_"})
 IN_PLACE_CLAMP_METHODS = frozenset({"clamp_", "clip_", "clamp_max_", "clamp_min_"})
 CLAMP_FUNCTIONS = frozenset({"clamp", "clip"})
 GRAD_FREE_CONTEXTS = frozenset({"inference_mode", "no_grad"})
+# A ratio inside a comparison or one of these is a check, which must see the real value.
+CHECK_FUNCTIONS = frozenset(
+    {"allclose", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf"}
+)
 
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
@@ -247,11 +251,19 @@ class ClampLogRatio(TorchfixCodemod):
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
         super().__init__(context, settings)
-        self._bound = _checked_bound(self.option("bound"))
+        self._bound = DEFAULT_BOUND  # checked in transform_module_impl, where errors are caught
         self._torch_names = _torch_aliases(self.settings.python_tree)
         self._scopes: list[dict[str, _Binding]] = [{}]
         self._guarded: set[cst.Call] = set()  # exp calls whose result is clamped from above
         self._has_log_probs: bool | None = None
+        self._checks = 0  # how many comparisons, conditions and isinf()s enclose the node
+        self._check_calls: set[cst.Call] = set()
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        # Configuration checks only the option's type; a bound that is not positive and
+        # finite fails here, as this file's error, rather than crashing the whole run.
+        self._bound = _checked_bound(self.option("bound"))
+        return super().transform_module_impl(tree)
 
     # -- scopes and what their names hold -----------------------------------------------
 
@@ -333,9 +345,49 @@ class ClampLogRatio(TorchfixCodemod):
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, Kind.OTHER)
 
+    # -- checks: `if ratio.max() > 1e3: raise ...` must keep seeing the unclamped ratio ---
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self._checks += 1
+
+    def leave_Comparison(
+        self, original_node: cst.Comparison, updated_node: cst.Comparison
+    ) -> cst.Comparison:
+        self._checks -= 1
+        return updated_node
+
+    def visit_If_test(self, node: cst.If) -> None:
+        self._checks += 1
+
+    def leave_If_test(self, node: cst.If) -> None:
+        self._checks -= 1
+
+    def visit_While_test(self, node: cst.While) -> None:
+        self._checks += 1
+
+    def leave_While_test(self, node: cst.While) -> None:
+        self._checks -= 1
+
+    def visit_Assert_test(self, node: cst.Assert) -> None:
+        self._checks += 1
+
+    def leave_Assert_test(self, node: cst.Assert) -> None:
+        self._checks -= 1
+
+    def visit_IfExp_test(self, node: cst.IfExp) -> None:
+        self._checks += 1
+
+    def leave_IfExp_test(self, node: cst.IfExp) -> None:
+        self._checks -= 1
+
     # -- the rewrite ---------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
+        if m.matches(node.func, m.Attribute(attr=m.OneOf(*map(m.Name, CHECK_FUNCTIONS)))) or (
+            m.matches(node.func, m.OneOf(*map(m.Name, CHECK_FUNCTIONS)))
+        ):
+            self._checks += 1
+            self._check_calls.add(node)
         clamp = self._clamp(node)
         if clamp is None:
             if m.matches(node.func, m.Attribute(attr=m.Name("nan_to_num"))):
@@ -350,8 +402,10 @@ class ClampLogRatio(TorchfixCodemod):
                 self._bind_target(clamped, self._kind(node))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self._check_calls:
+            self._checks -= 1
         operand = self._exp_operand(original_node)
-        if operand is None:
+        if operand is None or self._checks:
             return updated_node
         kind = self._kind(operand)
         if kind is Kind.LOWER_CLAMPED:
@@ -398,8 +452,12 @@ class ClampLogRatio(TorchfixCodemod):
             )
             return call.with_changes(func=func.with_changes(value=clamp))
         argument = call.args[0]
+        clamp_func = cst.Attribute(value=func.value.deep_clone(), attr=cst.Name("clamp"))
+        exploded = self._exploded_clamp(call, clamp_func, lower, upper)
+        if exploded is not None:
+            return call.with_changes(args=[exploded])
         clamp = cst.Call(
-            func=cst.Attribute(value=func.value.deep_clone(), attr=cst.Name("clamp")),
+            func=clamp_func,
             args=[
                 cst.Arg(argument.value, comma=_comma()),
                 keyword("min", lower).with_changes(comma=_comma()),
@@ -407,6 +465,55 @@ class ClampLogRatio(TorchfixCodemod):
             ],
         )
         return call.with_changes(args=[argument.with_changes(value=clamp)])
+
+    def _exploded_clamp(
+        self,
+        call: cst.Call,
+        clamp_func: cst.Attribute,
+        lower: cst.BaseExpression,
+        upper: cst.BaseExpression,
+    ) -> cst.Arg | None:
+        """For an operand of several lines in an exploded `torch.exp(...)`, the clamp call
+        exploded too, one argument a line, with the operand indented one level deeper and
+        its end-of-line comment kept after it; None for any other layout."""
+        argument = call.args[0]
+        before = call.whitespace_before_args
+        comma = argument.comma
+        after = comma.whitespace_after if isinstance(comma, cst.Comma) else (
+            argument.whitespace_after_arg
+        )
+        if not (
+            isinstance(before, cst.ParenthesizedWhitespace)
+            and isinstance(after, cst.ParenthesizedWhitespace)
+            and "\n" in _EMPTY_MODULE.code_for_node(argument.value)
+        ):
+            return None
+        wrapper = self.context.wrapper
+        unit = wrapper.module.default_indent if wrapper is not None else "    "
+        outer, inner = before.last_line.value, before.last_line.value + unit
+        operand = argument.value.visit(_Reindent(unit))
+        assert isinstance(operand, cst.BaseExpression)
+        clamp = cst.Call(
+            func=clamp_func,
+            whitespace_before_args=_line_break(inner),
+            args=[
+                cst.Arg(operand, comma=cst.Comma(
+                    whitespace_after=_line_break(inner, after.first_line)
+                )),
+                keyword("min", lower).with_changes(
+                    comma=cst.Comma(whitespace_after=_line_break(inner))
+                ),
+                keyword("max", upper).with_changes(
+                    comma=cst.Comma(whitespace_after=_line_break(outer))
+                ),
+            ],
+        )
+        rest = after.with_changes(first_line=cst.TrailingWhitespace())  # the comment moved
+        if isinstance(comma, cst.Comma):
+            return argument.with_changes(value=clamp, comma=comma.with_changes(
+                whitespace_after=rest
+            ))
+        return argument.with_changes(value=clamp, whitespace_after_arg=rest)
 
     # -- what an expression is -------------------------------------------------------------
 
@@ -587,6 +694,32 @@ def _checked_bound(value: object) -> float:
     if not math.isfinite(bound) or bound <= 0:
         raise ValueError(f"clamp-log-ratio: bound must be positive and finite, got {value!r}")
     return bound
+
+
+def _line_break(
+    indent: str, first_line: cst.TrailingWhitespace | None = None
+) -> cst.ParenthesizedWhitespace:
+    """A line break inside brackets, the next line at `indent` past the block's indent."""
+    return cst.ParenthesizedWhitespace(
+        first_line=first_line or cst.TrailingWhitespace(),
+        indent=True,
+        last_line=cst.SimpleWhitespace(indent),
+    )
+
+
+class _Reindent(cst.CSTTransformer):
+    """Indent every continuation line of an expression by one more level."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self._unit = unit
+
+    def leave_ParenthesizedWhitespace(
+        self, original_node: cst.ParenthesizedWhitespace, updated_node: cst.ParenthesizedWhitespace
+    ) -> cst.ParenthesizedWhitespace:
+        return updated_node.with_changes(
+            last_line=cst.SimpleWhitespace(updated_node.last_line.value + self._unit)
+        )
 
 
 def _comma() -> cst.Comma:
