@@ -43,14 +43,25 @@ RATIO_WORDS = frozenset({"ratio", "ratios", "rho", "rhos", "weight", "weights"})
 FUSED_LOG_RATIO_ENDINGS = (
     "logratio", "logratios", "logrho", "logrhos", "logweight", "logweights",
 )
-# "log_importance_weight", "log_is_ratio": log, then one of these, then a ratio word.
-IMPORTANCE_WORDS = frozenset({"importance", "is"})
+# "log_importance_weight", "log_is_ratio", "log_behav_weight": log, then one of these,
+# then a ratio word.
+QUALIFIER_WORDS = frozenset(
+    {
+        "behav", "behavior", "behaviour", "importance", "is", "policy", "prob", "sampling",
+        "seq", "sequence", "tis", "token",
+    }
+)
+DIFFERENCE_WORDS = frozenset({"delta", "diff", "difference"})
 # Words that say a log-ratio-named value is something else (`log_weight_decay`) or is
 # already bounded (`log_ratio_clamped`, torchrl's `log_weight_clip`).
 CLAMPED_WORDS = frozenset(
     {"bounded", "capped", "clamp", "clamped", "clip", "clipped", "safe", "truncated"}
 )
-NOT_A_LOG_RATIO_WORDS = CLAMPED_WORDS | {"decay", "init", "initial", "prior"}
+# Words that say a log-probability belongs to a reference model or a preference pair: their
+# differences (DPO scores, KL to a reference, distillation) are not PPO/IS ratios, and
+# sequence-level ones past +-20 are ordinary there, where the clamp would change the loss.
+REFERENCE_WORDS = frozenset({"chosen", "ref", "reference", "rejected", "student", "teacher"})
+NOT_A_LOG_RATIO_WORDS = CLAMPED_WORDS | REFERENCE_WORDS | {"decay", "init", "initial", "prior"}
 
 # Methods and torch functions that keep a log-probability (or log-ratio) one: a sum over
 # action dimensions is the joint log-probability; the others change shape, dtype, device
@@ -89,8 +100,10 @@ def name_parts(identifier: str) -> list[str]:
 def is_log_prob_name(identifier: str) -> bool:
     """`log_prob`, `b_logprobs`, `logp_old`, `log_pi`, `action_neglog_probs`, ..."""
     parts = name_parts(identifier)
-    if NOT_A_LOG_PROB_WORDS.intersection(parts):
-        return False
+    return not NOT_A_LOG_PROB_WORDS.intersection(parts) and _names_log_prob(parts)
+
+
+def _names_log_prob(parts: list[str]) -> bool:
     for index, part in enumerate(parts):
         if part.endswith(FUSED_LOG_PROB_ENDINGS):
             return True
@@ -101,27 +114,34 @@ def is_log_prob_name(identifier: str) -> bool:
 
 
 def is_log_ratio_name(identifier: str) -> bool:
-    """`log_ratio`, `logratio`, `log_rho`, `log_weight`, `log_importance_weights`, ..."""
+    """`log_ratio`, `logratio`, `log_rho`, `log_weight`, `log_importance_weights`,
+    `log_behav_weight`, `logps_diff`, ..."""
     parts = name_parts(identifier)
     if NOT_A_LOG_RATIO_WORDS.intersection(parts):
         return False
     for index, part in enumerate(parts):
         if part.endswith(FUSED_LOG_RATIO_ENDINGS):
             return True
-        rest = parts[index + 1 : index + 3]
-        if part == "log" and rest[:1] and rest[0] in RATIO_WORDS:
+        following = parts[index + 1 : index + 3]
+        if part == "log" and following[:1] and following[0] in RATIO_WORDS:
             return True
-        if part == "log" and len(rest) == 2 and rest[0] in IMPORTANCE_WORDS and (
-            rest[1] in RATIO_WORDS
+        if part == "log" and len(following) == 2 and following[0] in QUALIFIER_WORDS and (
+            following[1] in RATIO_WORDS
         ):
             return True
-    return False
+    # `logps_diff`: a difference of log-probabilities, if nothing else is in the name
+    return (
+        bool(DIFFERENCE_WORDS.intersection(parts))
+        and not (NOT_A_LOG_PROB_WORDS - DIFFERENCE_WORDS).intersection(parts)
+        and _names_log_prob(parts)
+    )
 
 
 class Kind(enum.Enum):
     """What an expression is, as far as exp overflow goes."""
 
     DIFFERENCE = "difference"  # new minus old log-probabilities: a log-ratio for sure
+    REFERENCE = "reference"  # log-probabilities minus a reference model's (or chosen/rejected)
     NAMED = "named"  # only its name says it is a log-ratio
     LOWER_CLAMPED = "lower-clamped"  # a log-ratio clamped from below only
     CLAMPED = "clamped"  # bounded above already
@@ -169,22 +189,30 @@ class ClampLogRatio(TorchfixCodemod):
     ## Fix safety
     The fix is **safe** when `X` is a difference of two log-probabilities: both operands
     are named as log-probabilities (`log_prob`, `logp`, `logprobs`, `log_pi`, `newlogprob`,
-    `old_log_probs[key]`, `batch.old_log_prob`, ...) or are `.log_prob(...)` calls, written
-    inline or assigned to the name in the same function. It is **unsafe** when only a name
-    says `X` is a log-ratio (`log_ratio`, `logratio`, `log_rho`, `log_weight`,
-    `log_importance_weights`): such a name can hold something else, such as mixture
-    log-weights whose tiny values the lower bound would change. Left alone: anything else
-    (`torch.exp(log_std)`, `log_alpha.exp()`), log-ratios already clamped (`torch.clamp`,
-    `torch.clip`, `.clamp`, `.clamp_`, `.clip`, `.clamp_max`, in the expression or in an
-    earlier assignment to the same name), `exp` results clamped from above, `np.exp`,
-    `jnp.exp` and `math.exp` (no autograd NaN there; `math.exp` raises). Reported, not
-    fixed: a log-ratio clamped from below only, and a log-ratio also used outside `exp`
-    in the same statement (a KL estimate `exp(x) - 1 - x` whose terms would disagree
-    after the clamp; clamp `x` once instead), except under `no_grad`.
+    `neglogp`, `old_log_probs[key]`, `batch.old_log_prob`, ...) or are `.log_prob(...)`
+    calls, written inline or assigned to the name earlier in the same function. It is
+    **unsafe** when only a name says `X` is a log-ratio (`log_ratio`, `logratio`,
+    `log_rho`, `log_weight`, `log_importance_weights`, `log_behav_weight`, `logps_diff`):
+    such a name can hold something else, e.g. mixture log-weights whose tiny values the
+    lower bound would change. Such names count only in files that name log-probabilities
+    somewhere, and not under `no_grad`, where a ratio is usually logged.
+
+    Left alone: anything else (`torch.exp(log_std)`, `log_alpha.exp()`, `exp(-x)`);
+    log-ratios already clamped (`torch.clamp`, `torch.clip`, `.clamp`, `.clamp_`, `.clip`,
+    `.clamp_max`, with keywords or positions, in the expression or in an earlier
+    assignment to the same name, or computed from clamped values); `exp` results clamped
+    from above; ratios inside comparisons, conditions and `isinf`/`isfinite` checks,
+    which must see the real value; differences against a reference model or a preference
+    pair (`ref_`, `chosen_`, `rejected_`, `teacher_`, ...), whose sequence-level values
+    pass 20 in ordinary training (DPO); and `np.exp`, `jnp.exp` and `math.exp` (no
+    autograd NaN there; `math.exp` raises). Reported, not fixed: a log-ratio clamped from
+    below only; and a log-ratio also used outside `exp` in the same statement, like the
+    KL estimate `exp(x) - 1 - x`, whose terms would disagree after the clamp (clamp `x`
+    once instead), except under `no_grad`, where it only feeds a statistic.
 
     The clamped values keep their dtype, device and autograd graph; where the clamp is
     active the gradient of that element is zero instead of `inf`/`NaN`. In float16,
-    `exp` overflows past ~11: lower the bound for half-precision ratios.
+    `exp` overflows past ~11: set a lower `bound` for half-precision ratios.
     """
 
     name = "clamp-log-ratio"
@@ -415,17 +443,23 @@ class ClampLogRatio(TorchfixCodemod):
                 "give the clamp an upper bound",
             )
             return updated_node
-        if kind not in (Kind.DIFFERENCE, Kind.NAMED) or original_node in self._guarded:
+        if kind not in (Kind.DIFFERENCE, Kind.REFERENCE, Kind.NAMED):
             return updated_node
-        if kind is Kind.NAMED and not self._file_has_log_probs():
-            return updated_node  # kornia's `log_ratio` is a log aspect ratio
+        if original_node in self._guarded:
+            return updated_node
         if self._used_outside_exp(operand):
-            if kind is Kind.DIFFERENCE and not self._gradient_free():
+            if kind is not Kind.NAMED and not self._gradient_free():
                 self.report(
                     original_node,
                     "the log-ratio is also used outside exp here (a KL estimate?): clamp it "
                     "once, before both uses, so that the terms agree",
                 )
+            return updated_node
+        if kind is Kind.REFERENCE:
+            return updated_node
+        if kind is Kind.NAMED and (not self._file_has_log_probs() or self._gradient_free()):
+            # kornia's `log_ratio` is a log aspect ratio; and a ratio computed without
+            # gradients on a name's word alone is most likely logged (torchrl's max_ratio)
             return updated_node
         bound = repr(self._bound)
         message = (
@@ -542,8 +576,23 @@ class ClampLogRatio(TorchfixCodemod):
                 and self._is_log_prob(right)
                 and _key(left) != _key(right)  # `lp - lp.detach()` is the score-function trick
             ):
+                if any(_mentions_words(side, REFERENCE_WORDS) for side in (left, right)):
+                    return Kind.REFERENCE
                 return Kind.DIFFERENCE
             return Kind.OTHER
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            # log w1 + log w2 is the log of the product of two ratios
+            kinds = {self._kind(node.left), self._kind(node.right)}
+            if kinds <= {Kind.DIFFERENCE, Kind.NAMED}:
+                return Kind.NAMED if Kind.NAMED in kinds else Kind.DIFFERENCE
+            return Kind.OTHER
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            # `exp(-x)` shows up in f-divergence and KL formulas rather than in ratios; a
+            # lower bound on x bounds it (openrlhf's k3 estimate), and it is left alone.
+            inner = self._kind(node.expression)
+            return Kind.CLAMPED if inner in (Kind.CLAMPED, Kind.LOWER_CLAMPED) else Kind.OTHER
+        if isinstance(node, cst.IfExp):
+            return _most_cautious(self._kind(node.body), self._kind(node.orelse))
         if isinstance(node, cst.Call):
             clamp = self._clamp(node)
             if clamp is None:
@@ -635,7 +684,8 @@ class ClampLogRatio(TorchfixCodemod):
     # -- the statement around the exp --------------------------------------------------------
 
     def _used_outside_exp(self, operand: cst.BaseExpression) -> bool:
-        """Whether the statement uses `operand` again, other than as the operand of an exp."""
+        """Whether the statement uses the log-ratio again, other than as an exp operand:
+        `exp(x) - 1 - x` and `(-x).exp() - 1 + x` both use `x` twice."""
         if not self._statements:
             return False
         statement = self._statements[-1]
@@ -643,18 +693,21 @@ class ClampLogRatio(TorchfixCodemod):
             child for child in statement.children
             if not isinstance(child, (cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally))
         ]
-        wanted = _key(operand)
-        for root in roots:
-            for node, parent, grandparent in _walk(root):
-                if type(node) is not type(operand) or _key(node) != wanted:
-                    continue
-                if isinstance(parent, cst.Attribute) and node is parent.attr:
-                    continue  # `batch.log_ratio` is another value than `log_ratio`
-                if isinstance(parent, cst.Arg) and node is parent.keyword:
-                    continue
-                exp_call = parent if isinstance(parent, cst.Call) else grandparent
-                if isinstance(exp_call, cst.Call) and self._exp_operand(exp_call) is node:
-                    continue
+        core = _without_minus(operand)
+        wanted = _key(core)
+        nodes = [entry for root in roots for entry in _walk(root)]
+        exp_operands = {
+            id(_without_minus(exp_operand))
+            for node, _, _ in nodes
+            if isinstance(node, cst.Call)
+            and (exp_operand := self._exp_operand(node)) is not None
+        }
+        for node, parent, _ in nodes:
+            if type(node) is not type(core) or id(node) in exp_operands:
+                continue
+            if isinstance(parent, (cst.Attribute, cst.Arg)) and node is not parent.value:
+                continue  # `batch.log_ratio`, `f(log_ratio=...)`: other things
+            if _key(node) == wanted:
                 return True
         return False
 
@@ -673,6 +726,16 @@ class ClampLogRatio(TorchfixCodemod):
         return False
 
 
+_CAUTION = (
+    Kind.CLAMPED, Kind.OTHER, Kind.REFERENCE, Kind.LOWER_CLAMPED, Kind.NAMED, Kind.DIFFERENCE
+)
+
+
+def _most_cautious(*kinds: Kind) -> Kind:
+    """What a value that is one of these is: clamped if any is, a log-ratio if all are."""
+    return min(kinds, key=_CAUTION.index)
+
+
 def _bounded_above(method: str, args: Sequence[cst.Arg]) -> bool:
     if method in UPPER_CLAMP_METHODS:
         return True
@@ -685,6 +748,20 @@ def _bounded_above(method: str, args: Sequence[cst.Arg]) -> bool:
             return not m.matches(arg.value, m.Name("None"))
     positional = [arg for arg in args if arg.keyword is None]
     return len(positional) >= 2 and not m.matches(positional[1].value, m.Name("None"))
+
+
+def _mentions_words(node: cst.CSTNode, words: frozenset[str]) -> bool:
+    """Whether a name or attribute in the expression has one of these words."""
+    return any(
+        isinstance(child, cst.Name) and words.intersection(name_parts(child.value))
+        for child, _, _ in _walk(node)
+    )
+
+
+def _without_minus(node: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return node
 
 
 def _checked_bound(value: object) -> float:
