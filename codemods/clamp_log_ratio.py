@@ -230,39 +230,47 @@ class ClampLogRatio(TorchfixCodemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        # The exp calls whose operand names a log-probability or log-ratio, or whose
-        # operand is a name assigned from one; plus the assignments that say what such a
-        # name holds at the exp (an earlier clamp, a copy of another name).
+        # The exp calls whose operand names a log-probability or log-ratio, or is a name
+        # assigned from one; plus the assignments that say what such a name holds at the
+        # exp (an earlier clamp, a copy of another name).
         exps: list[tuple[int, ast.expr]] = []
         bindings: dict[str, list[tuple[int, ast.expr | None]]] = {}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                method = node.func.attr
-                if method == "exp":
+            if isinstance(node, ast.Call):
+                func = node.func
+                if not isinstance(func, ast.Attribute):
+                    continue
+                if func.attr == "exp":
                     operand = _ast_exp_operand(node)
                     if operand is not None:
                         exps.append((node.lineno, operand))
-                elif method in IN_PLACE_CLAMP_METHODS and isinstance(node.func.value, ast.Name):
-                    bindings.setdefault(node.func.value.id, []).append((node.lineno, None))
-            for target, value in _ast_bindings(node):
-                for name in _ast_names(target):
-                    bindings.setdefault(name, []).append((node.lineno, value))
-        derived: set[str] = set()  # names assigned from something log-ratio-like
-        grown = True
-        while grown:
-            grown = False
-            for name, values in bindings.items():
-                if name not in derived and any(
-                    value is not None and (_ast_loggy(value) or _ast_root(value) in derived)
-                    for _, value in values
-                ):
-                    derived.add(name)
-                    grown = True
+                elif func.attr in IN_PLACE_CLAMP_METHODS and isinstance(func.value, ast.Name):
+                    bindings.setdefault(func.value.id, []).append((node.lineno, None))
+            elif isinstance(node, _AST_BINDING_TYPES):
+                for target, value in _ast_bindings(node):
+                    for name in _ast_names(target):
+                        bindings.setdefault(name, []).append((node.lineno, value))
+        if not exps:
+            return set()
+        derived: dict[str, bool] = {}  # whether a name is assigned from something loggy
+
+        def is_derived(name: str) -> bool:
+            if name not in derived:
+                derived[name] = False  # a cycle of copies adds nothing
+                derived[name] = any(
+                    value is not None and (
+                        _ast_loggy(value)
+                        or ((root := _ast_root(value)) is not None and is_derived(root))
+                    )
+                    for _, value in bindings.get(name, ())
+                )
+            return derived[name]
+
         lines: set[int] = set()
         wanted: list[str] = []
         for line, operand in exps:
             root = _ast_root(operand)
-            if _ast_loggy(operand) or root in derived:
+            if _ast_loggy(operand) or (root is not None and is_derived(root)):
                 lines.add(line)
                 wanted.extend(name for name in (root, *_ast_loggy_names(operand)) if name)
         seen: set[str] = set()
@@ -913,6 +921,12 @@ def _is_loggy_identifier(identifier: str) -> bool:
     return "log" in identifier.lower() and (
         is_log_prob_name(identifier) or is_log_ratio_name(identifier)
     )
+
+
+_AST_BINDING_TYPES = (
+    ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For, ast.AsyncFor, ast.With,
+    ast.AsyncWith,
+)
 
 
 def _ast_bindings(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None]]:
