@@ -1,0 +1,45 @@
+import torch
+
+
+def decoupled_ppo_loss(behavior_action_neglog_probs, action_neglog_probs, advantage):
+    pg_losses1 = -advantage * torch.exp(
+        torch.clamp(behavior_action_neglog_probs - action_neglog_probs, min=-20.0, max=20.0)
+    )  # behaviour-policy ratio
+    return pg_losses1.mean()
+
+
+def multiline_operand(new_log_probs, old_log_probs):
+    ratio = torch.exp(
+        torch.clamp(
+            new_log_probs.sum(-1)
+            - old_log_probs.sum(-1),  # joint over action dims
+            min=-20.0,
+            max=20.0,
+        )
+    )
+    return ratio
+
+
+def chained(dist, act, logp_old):
+    ratio = (
+        (dist.log_prob(act) - logp_old).clamp(-20.0, 20.0)  # per sample
+        .exp()
+        .float()
+    )
+    return ratio
+
+
+def trailing_comma(new_log_probs, old_log_probs):
+    return torch.exp(
+        torch.clamp(
+            new_log_probs
+            - old_log_probs,  # per token
+            min=-20.0,
+            max=20.0,
+        ),
+    )
+
+
+def hanging_indent(new_log_probs, old_log_probs):
+    return torch.exp(torch.clamp(new_log_probs
+                     - old_log_probs, min=-20.0, max=20.0))

@@ -1,0 +1,8 @@
+import torch
+
+
+def ratios(new_log_probs, old_log_probs):
+    a = torch.exp(new_log_probs - old_log_probs)  # torchfix: ignore
+    b = torch.exp(new_log_probs - old_log_probs)  # torchfix: ignore[clamp-log-ratio]
+    c = (new_log_probs - old_log_probs).exp()  # torchfix: ignore[strict-load-state-dict]
+    return a, b, c
