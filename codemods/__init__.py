@@ -4,11 +4,13 @@ To add one: write `codemods/<name>.py` (see `torchfix.codemod.TorchfixCodemod` f
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
+from codemods.atomic_save import AtomicSave
 from codemods.strict_load_state_dict import StrictLoadStateDict
 from torchfix.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     StrictLoadStateDict,
+    AtomicSave,
 )
 
 __all__ = ["CODEMODS"]
