@@ -96,6 +96,11 @@ TEMP_WORDS = frozenset(
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
 )
+# Clocks: a save between two reads of one is being measured.
+TIMERS = frozenset(
+    {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
+     "process_time", "process_time_ns", "time", "time_ns"}
+)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
@@ -341,8 +346,11 @@ class AtomicSave(TorchfixCodemod):
 
     def _note_rewrite(self) -> None:
         self._rewritten = True
+        # Only the missing ones: AddImportsVisitor walks the whole module, which costs
+        # as much as parsing it.
         for module in HELPER_IMPORTS:
-            AddImportsVisitor.add_needed_import(self.context, module)
+            if module not in self._facts.module_imports:
+                AddImportsVisitor.add_needed_import(self.context, module)
         if self._function_depth == 0 and self._statements:
             # Runs at import time, so the helper must be defined before this statement.
             self._import_time_uses.append(self._statements[0])
@@ -386,18 +394,29 @@ class AtomicSave(TorchfixCodemod):
             if hidden:
                 return Decision.UNSAFE, " (the destination is hidden in *args/**kwargs)"
             return Decision.LEAVE, ""  # not a valid torch.save call: not ours to judge
-        if self._is_file_object(destination) or self._is_temporary(destination):
+        line = self.position(call).start.line
+        if (
+            self._is_file_object(destination, line)
+            or self._is_temporary(destination)
+            or _is_url(destination)
+        ):
             return Decision.LEAVE, ""
-        if _is_url(destination):
-            return Decision.LEAVE, ""
+        if self._facts.is_timed(line):
+            return Decision.UNSAFE, " (the save is timed: the fsync and rename change what " \
+                                    "is measured)"
         return Decision.SAFE, ""
 
-    def _is_file_object(self, node: cst.BaseExpression) -> bool:
+    def _is_file_object(self, node: cst.BaseExpression, line: int) -> bool:
         if isinstance(node, cst.Call):
-            return _opens_file(get_full_name_for_node(node.func))
+            name = get_full_name_for_node(node.func) or ""
+            return _opens_file(name) or bool(  # open(...), zf.open(...), create_writer(...)
+                set(identifier_words(name.rsplit(".", 1)[-1])) & HANDLE_WORDS
+            )
         if isinstance(node, cst.Name):
-            return bool(set(identifier_words(node.value)) & HANDLE_WORDS) or (
-                self._facts.name_kind(self._path, node.value) is NameKind.FILE
+            return (
+                bool(set(identifier_words(node.value)) & HANDLE_WORDS)
+                or self._facts.name_kind(self._path, node.value) is NameKind.FILE
+                or self._facts.not_a_path(self._path, node.value, line)
             )
         if isinstance(node, cst.Attribute):
             return bool(set(identifier_words(node.attr.value)) & HANDLE_WORDS)
@@ -596,6 +615,9 @@ class NameKind(enum.Enum):
 class _Scope:
     renames: bool = False  # calls os.replace / os.rename / shutil.move / Path.replace ...
     names: dict[str, set[NameKind]] = field(default_factory=dict)
+    # name → the line after which it is known not to be a path: `if isinstance(f, str):
+    # ...; return` at the top of the function leaves only file objects below.
+    not_paths_after: dict[str, int] = field(default_factory=dict)
 
     def bind(self, name: str, kind: NameKind) -> None:
         self.names.setdefault(name, set()).add(kind)
@@ -608,8 +630,11 @@ class _Facts:
     module_save_expression: str | None = None  # how module-level code reaches torch.save
     helper: HelperState = HelperState.ABSENT
     clashes: set[str] = field(default_factory=set)  # os/shutil/tempfile bound otherwise
+    module_imports: set[str] = field(default_factory=set)  # `import x` at module level
     scopes: dict[FunctionPath, _Scope] = field(default_factory=dict)
     references: list[ast.expr] = field(default_factory=list)  # torch.save, outside the helper
+    # Lines of simple statements between two timer reads: a save being measured.
+    timed_spans: list[tuple[int, int]] = field(default_factory=list)
 
     @classmethod
     def of(cls, tree: ast.Module) -> _Facts:
@@ -633,6 +658,13 @@ class _Facts:
         # Enclosing functions count (a nested writer); module-level code only for itself.
         depths = range(len(path), 0, -1) if path else (0,)
         return any(self._scope(tuple(path[:depth])).renames for depth in depths)
+
+    def is_timed(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.timed_spans)
+
+    def not_a_path(self, path: Sequence[str], name: str, line: int) -> bool:
+        guard = self._scope(tuple(path)).not_paths_after.get(name)
+        return guard is not None and guard < line
 
     def name_kind(self, path: Sequence[str], name: str) -> NameKind | None:
         """What the innermost scope binding `name` says it is; None if unbound or mixed."""
@@ -705,8 +737,11 @@ class _FactCollector(ast.NodeVisitor):
 
     def _bind_other(self, name: str, module: str | None = None) -> None:
         self._other_bindings[name] = self._other_bindings.get(name, 0) + 1
-        if self._depth == 0 and name in HELPER_IMPORTS and module != name:
-            self.facts.clashes.add(name)
+        if self._depth == 0 and name in HELPER_IMPORTS:
+            if module == name:
+                self.facts.module_imports.add(name)
+            else:
+                self.facts.clashes.add(name)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if (
@@ -728,12 +763,34 @@ class _FactCollector(ast.NodeVisitor):
             self._bind_other(param.arg)
             if param.annotation is not None and _is_file_annotation(param.annotation):
                 self._scope.bind(param.arg, NameKind.FILE)
+        self._note_timed(node.body)
         for statement in node.body:
+            guarded = _path_guard(statement)
+            if guarded is not None:
+                self._scope.not_paths_after.setdefault(guarded, statement.end_lineno or 0)
             self.visit(statement)
         self._depth -= 1
         self._path.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in ("body", "orelse", "finalbody"):
+            statements = getattr(node, name, None)
+            if isinstance(statements, list):
+                self._note_timed(statements)
+        super().generic_visit(node)
+
+    def _note_timed(self, statements: list[ast.stmt]) -> None:
+        for before, statement, after in zip(
+            statements, statements[1:], statements[2:], strict=False
+        ):
+            if (
+                isinstance(statement, (ast.Expr, ast.Assign, ast.Return))
+                and _reads_timer(before)
+                and _reads_timer(after)
+            ):
+                self.facts.timed_spans.append((statement.lineno, statement.end_lineno or 0))
 
     def _visit_defaults(self, arguments: ast.arguments) -> None:
         for default in [*arguments.defaults, *filter(None, arguments.kw_defaults)]:
@@ -745,6 +802,7 @@ class _FactCollector(ast.NodeVisitor):
             self.visit(expression)
         self._path.append(node.name)
         self._depth += 1
+        self._note_timed(node.body)
         for statement in node.body:
             self.visit(statement)
         self._depth -= 1
@@ -825,6 +883,44 @@ class _FactCollector(ast.NodeVisitor):
             self.facts.references.append(node)  # filtered once every binding is known
 
 
+
+
+def _path_guard(statement: ast.stmt) -> str | None:
+    """`f` for `if isinstance(f, str): ...; return` (so below it, `f` is a file object)."""
+    if not (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and _always_leaves(statement.body)
+        and isinstance(statement.test, ast.Call)
+        and _dotted(statement.test.func) == "isinstance"
+        and len(statement.test.args) == 2
+        and isinstance(statement.test.args[0], ast.Name)
+    ):
+        return None
+    types = {_dotted(node) for node in ast.walk(statement.test.args[1])}
+    if types & {"str", "os.PathLike", "PathLike", "Path", "pathlib.Path"}:
+        return statement.test.args[0].id
+    return None
+
+
+def _always_leaves(statements: list[ast.stmt]) -> bool:
+    """Whether running these statements always ends in `return` or `raise`."""
+    last = statements[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _always_leaves(last.body)
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and _always_leaves(last.body) and _always_leaves(last.orelse)
+    return False
+
+
+def _reads_timer(statement: ast.stmt) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and _dotted(node.func).rsplit(".", 1)[-1] in TIMERS
+        for node in ast.walk(statement)
+    )
 
 
 def _is_file_annotation(annotation: ast.expr) -> bool:

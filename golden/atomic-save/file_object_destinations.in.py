@@ -35,3 +35,14 @@ def save_opened(state, path):
     with open(path, "wb") as f:
         torch.save(state, f)
     torch.save(state, open(path + ".bak", "wb"))
+
+
+def persist(state, f):
+    if isinstance(f, str):
+        with open(f, "wb") as handle:
+            return persist(state, handle)
+    torch.save(state, f)  # only file objects get here
+
+
+def save_through_writer(state, path, factory):
+    torch.save(state, factory.create_writer(path))

@@ -1,3 +1,5 @@
+import os
+
 import torch
 
 
@@ -12,3 +14,9 @@ class Checkpointer:
 
     def save_to(self, args):
         torch.save(self.model.state_dict(), args.output)
+
+
+def save_state(state, f):
+    if isinstance(f, str):
+        os.makedirs(os.path.dirname(f), exist_ok=True)
+    torch.save(state, f)  # a path or a file object

@@ -1,5 +1,6 @@
-import torch
 import os
+
+import torch
 import shutil
 import tempfile
 
@@ -63,3 +64,9 @@ class Checkpointer:
 
     def save_to(self, args):
         _torchfix_atomic_save(self.model.state_dict(), args.output)
+
+
+def save_state(state, f):
+    if isinstance(f, str):
+        os.makedirs(os.path.dirname(f), exist_ok=True)
+    _torchfix_atomic_save(state, f)  # a path or a file object
