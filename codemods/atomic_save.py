@@ -147,7 +147,7 @@ class AtomicSave(TorchfixCodemod):
 
 
     def _torchfix_atomic_save(obj, f, *args, **kwargs):
-        ...  # about 30 lines, with a docstring saying torchfix inserted it and why
+        ...  # 45 lines, with a docstring saying torchfix inserted it and why
 
 
     def save_checkpoint(model, path):
@@ -187,11 +187,15 @@ class AtomicSave(TorchfixCodemod):
     `.<name>.<random>.tmp/` folder beside the destination (never a truncated checkpoint).
     Left alone, because rewriting them would only add noise:
     - destinations that are file objects in this file: `io.BytesIO()`, `open(...)`,
-      `zf.open(...)`, names bound to those or `with ... as f`, parameters annotated
-      `BinaryIO`/`IO[bytes]`, names such as `buffer`, `stream`, `fh`, `writer`;
-    - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`) and
-      functions that already rename their output into place (`os.replace`, `os.rename`,
-      `shutil.move`, `Path.replace`/`rename`): they are atomic already;
+      `zf.open(...)`, `factory.create_writer(...)`, names bound to those or by
+      `with ... as f`, parameters annotated `BinaryIO`/`IO[bytes]`, names such as
+      `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
+      `if isinstance(f, str): ...; return` in the function leaves as a file object;
+    - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`, paths
+      built from those) and saves that are already renamed into place (`os.replace`,
+      `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
+      function it calls, or in a function of this module that calls it by name
+      (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test files (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`): their checkpoints
       live in temporary folders, and tests that mock `torch.save` and check its
@@ -201,9 +205,11 @@ class AtomicSave(TorchfixCodemod):
     **Unsafe** (applied with `--unsafe-fixes`, otherwise reported): `torch.save` passed
     on as a value (`save_function=torch.save`, `partial(torch.save, ...)`), and calls
     whose destination is hidden in `*args`/`**kwargs`; the code that receives or forwards
-    them may rely on the old function itself. A module that reaches torch only through
-    imports inside functions, or binds `os`, `shutil` or `tempfile` to something else, is
-    reported, not rewritten.
+    them may rely on the old function itself. So is a save between two clock reads
+    (`t0 = time.perf_counter()` before, `time.perf_counter() - t0` after): it is being
+    measured, and the fsync and rename change what is measured. A module that reaches
+    torch only through imports inside functions, or binds `os`, `shutil` or `tempfile` to
+    something else, is reported, not rewritten.
     """
 
     name = "atomic-save"
@@ -517,11 +523,13 @@ def is_test_file(filename: str | None) -> bool:
         return False
     path = PurePath(filename)
     name = path.name
+    # Only the two nearest folders (tests/, tests/unit/): a project may live under a
+    # folder that happens to be called "test".
     return (
         name.startswith("test_")
         or name.endswith("_test.py")
         or name == "conftest.py"
-        or any(part in ("test", "tests") for part in path.parts[:-1])
+        or any(part in ("test", "tests") for part in path.parts[-3:-1])
     )
 
 
@@ -614,6 +622,7 @@ class NameKind(enum.Enum):
 @dataclass
 class _Scope:
     renames: bool = False  # calls os.replace / os.rename / shutil.move / Path.replace ...
+    calls: set[str] = field(default_factory=set)  # names of the functions it calls
     names: dict[str, set[NameKind]] = field(default_factory=dict)
     # name → the line after which it is known not to be a path: `if isinstance(f, str):
     # ...; return` at the top of the function leaves only file objects below.
@@ -655,9 +664,27 @@ class _Facts:
         return None
 
     def renames_in(self, path: Sequence[str]) -> bool:
+        """Whether the code around `path` already renames its output into place.
+
+        True if the function (or one around it) renames, directly or through a function
+        of this module it calls, or if a function that calls it by name does: the
+        `self._save(tmp); self._replace(tmp, path)` split of timm's CheckpointSaver.
+        """
         # Enclosing functions count (a nested writer); module-level code only for itself.
         depths = range(len(path), 0, -1) if path else (0,)
-        return any(self._scope(tuple(path[:depth])).renames for depth in depths)
+        if any(self._renames_via_calls(tuple(path[:depth])) for depth in depths):
+            return True
+        return bool(path) and any(
+            path[-1] in scope.calls and self._renames_via_calls(caller)
+            for caller, scope in self.scopes.items()
+        )
+
+    def _renames_via_calls(self, path: FunctionPath) -> bool:
+        scope = self._scope(path)
+        return scope.renames or any(
+            other.renames for other_path, other in self.scopes.items()
+            if other_path and other_path[-1] in scope.calls
+        )
 
     def is_timed(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.timed_spans)
@@ -867,6 +894,10 @@ class _FactCollector(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         if _renames_into_place(node):
             self._scope.renames = True
+        if isinstance(node.func, (ast.Name, ast.Attribute)):
+            self._scope.calls.add(
+                node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            )
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:

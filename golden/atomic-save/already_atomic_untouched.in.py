@@ -31,3 +31,21 @@ def save_nested(state, path):
 
     write(path + ".new")
     os.rename(path + ".new", path)
+
+
+class CheckpointSaver:
+    """Writes a temporary file in one method and moves it into place in another."""
+
+    def __init__(self, checkpoint_dir):
+        self.checkpoint_dir = checkpoint_dir
+
+    def _write(self, state, path):
+        torch.save(state, path)
+
+    def _promote(self, src, dst):
+        os.replace(src, dst)
+
+    def save_last(self, state):
+        partial = os.path.join(self.checkpoint_dir, "partial.pth")
+        self._write(state, partial)
+        self._promote(partial, os.path.join(self.checkpoint_dir, "last.pth"))
