@@ -4,6 +4,7 @@ To add one: write `codemods/<name>.py` (see `torchfix.codemod.TorchfixCodemod` f
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
+from codemods.atomic_save import AtomicSave
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.strict_load_state_dict import StrictLoadStateDict
 from torchfix.codemod import TorchfixCodemod
@@ -11,6 +12,7 @@ from torchfix.codemod import TorchfixCodemod
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     StrictLoadStateDict,
     ClampLogRatio,
+    AtomicSave,
 )
 
 __all__ = ["CODEMODS"]

@@ -1,0 +1,14 @@
+import time
+
+import torch
+
+
+def measure_write(state, path, stats):
+    start = time.perf_counter()
+    torch.save(state, path)
+    stats["write_s"] += time.perf_counter() - start
+
+
+def save_and_log(state, path, logger):
+    torch.save(state, path)
+    logger.info("saved %s at %.0f", path, time.time())
