@@ -1,0 +1,21 @@
+# Half-migrated code: these calls pass a device, which the torch.cuda.amp APIs do not take.
+import torch
+from torch.cuda.amp import GradScaler, autocast
+
+
+def train(model, batch, amp_args):
+    scaler = GradScaler("cuda")
+    with autocast(device_type="cuda", dtype=torch.float16):
+        loss = model(batch)
+    with autocast(*amp_args):
+        loss = loss + model(batch)
+    with torch.cuda.amp.autocast("cuda"):
+        loss = loss + model(batch)
+    return scaler.scale(loss)
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(device_type="cuda")
+    def forward(ctx, x):
+        return x * x
