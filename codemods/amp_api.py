@@ -275,8 +275,11 @@ class AmpApi(TorchfixCodemod):
     def add_edit(self, key: Key, edit: Edit) -> None:
         self._edits[key] = edit
         self._texts.setdefault(key[0], set()).add(key[2])
-        if edit.unit.applies:
+        if edit.unit.applies or any(unit.applies for unit in edit.split):
             self._pending.add(key)
+
+    def planned_edit(self, key: Key) -> Edit | None:
+        return self._edits.get(key)
 
     def add_report(self, key: Key, message: str) -> None:
         self._reports.setdefault(key, []).append(message)
@@ -516,6 +519,10 @@ class AmpApi(TorchfixCodemod):
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         updated_node = self._orphans_to_footer(updated_node)
+        for key, messages in sorted(self._reports.items()):
+            for message in messages:  # its node was not found: report it on the module
+                self.report(original_node, f"line {key[1]}: {message}")
+        self._reports.clear()
         if self._pending:
             # A half-migrated unit (an import moved, a call left without its device) would
             # break the file: fail it instead, which leaves it unchanged.
@@ -925,12 +932,13 @@ class _Planner:
             if any(self.analysis.is_torch_amp_binding(other) for other in others):
                 unit.fallback = True  # try: from torch.amp import X / except: from torch.cuda.amp
             else:
-                line = getattr(others[0], "lineno", None)
+                line = min(getattr(other, "lineno", 0) for other in others) or None
                 where = f" (line {line})" if line else ""
+                deprecated = kind is Kind.MODULE or alias.name in MIGRATABLE[device]
                 unit.problems.append((alias, (
                     f"`{bound}` is also bound to something else in this scope{where}: "
                     "migrate it to torch.amp by hand"
-                )))
+                ) if deprecated else ""))
             return unit
         for load in self.analysis.loads:
             if load.node.id == bound and self.analysis.binding_scope(bound, load.scope) is scope:
@@ -1123,28 +1131,18 @@ class _Planner:
                 )))
 
     def _splittable(self, statement: ast.ImportFrom) -> bool:
-        """Only an import that is the one statement on its own line(s) is split."""
+        """Only an import that is the one statement on its line(s) can become two lines."""
+        siblings = self._siblings(statement)
+        return siblings is not None and self._alone_on_its_lines(statement, siblings)
+
+    def _siblings(self, statement: ast.stmt) -> list[ast.stmt] | None:
+        """The statement list (body, else, finally...) that holds the statement."""
         parent = self.analysis.parent(statement)
-        body = getattr(parent, "body", None) if parent is not None else None
-        if not isinstance(body, list):
-            for name in ("orelse", "finalbody", "handlers"):
-                siblings = getattr(parent, name, None)
-                if isinstance(siblings, list) and statement in siblings:
-                    body = siblings
-        if not isinstance(body, list) or statement not in body:
-            return False
-        if isinstance(parent, (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef,
-                               ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)) and (
-            statement.lineno == getattr(parent, "lineno", -1)
-        ):
-            return False  # `if c: from torch.cuda.amp import x`
-        index = body.index(statement)
-        before = body[index - 1] if index else None
-        after = body[index + 1] if index + 1 < len(body) else None
-        end = statement.end_lineno or statement.lineno
-        return (before is None or (before.end_lineno or before.lineno) < statement.lineno) and (
-            after is None or after.lineno > end
-        )
+        for name in ("body", "orelse", "finalbody"):
+            siblings = getattr(parent, name, None)
+            if isinstance(siblings, list) and any(s is statement for s in siblings):
+                return siblings
+        return None
 
     def _edit_nodes(self, unit: Unit) -> list[ast.AST]:
         return [node for _, node in self._edits_of(unit)]
@@ -1197,7 +1195,7 @@ class _Planner:
             return
         if isinstance(unit.statement, ast.ImportFrom):
             key = keys.of(unit.statement)
-            edit = self.codemod._edits.get(key)
+            edit = self.codemod.planned_edit(key)
             split = (*edit.split, unit) if edit is not None else (unit,)
             self.codemod.add_edit(key, Edit(unit, split=split))
         elif isinstance(unit.statement, ast.Import) and unit.alias is not None:
@@ -1257,7 +1255,7 @@ class _Planner:
             return
         unit = Unit(Kind.PLAIN_IMPORT, "cuda", statement=statement, alias=alias, applies=True)
         others_bind_torch = any(
-            binding is not alias
+            binding is not alias and isinstance(binding, ast.alias)
             for current in _scope_chain(scope)
             for binding in current.bindings.get("torch", [])
         )
@@ -1278,15 +1276,15 @@ class _Planner:
     def _removable(self, statement: ast.Import) -> bool:
         """A whole line can go if it holds only this import and the block keeps a
         statement."""
-        parent = self.analysis.parent(statement)
-        for name in ("body", "orelse", "finalbody"):
-            siblings = getattr(parent, name, None)
-            if isinstance(siblings, list) and statement in siblings:
-                return len(siblings) > 1 and self._splittable_line(statement, siblings)
-        return False
+        siblings = self._siblings(statement)
+        return (
+            siblings is not None and len(siblings) > 1
+            and self._alone_on_its_lines(statement, siblings)
+        )
 
-    def _splittable_line(self, statement: ast.stmt, siblings: list[ast.stmt]) -> bool:
-        index = siblings.index(statement)
+    def _alone_on_its_lines(self, statement: ast.stmt, siblings: list[ast.stmt]) -> bool:
+        """Not `a = 1; import x`, nor `if c: import x`."""
+        index = next(i for i, sibling in enumerate(siblings) if sibling is statement)
         before = siblings[index - 1] if index else None
         after = siblings[index + 1] if index + 1 < len(siblings) else None
         end = statement.end_lineno or statement.lineno
