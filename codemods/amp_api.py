@@ -1491,9 +1491,7 @@ def _call_problem(call: ast.Call, target: str, old: str) -> str | None:
     keywords = {kw.arg for kw in call.keywords if kw.arg is not None}
     first = call.args[0] if call.args else None
     passes_device = device_keyword in keywords or (
-        target in ("autocast", "GradScaler")
-        and isinstance(first, ast.Constant) and isinstance(first.value, str)
-        and first.value.split(":")[0] in DEVICE_NAMES
+        target in ("autocast", "GradScaler") and first is not None and _names_a_device(first)
     )
     if passes_device:
         return (
@@ -1510,8 +1508,22 @@ def _call_problem(call: ast.Call, target: str, old: str) -> str | None:
             return f"{old} takes at most {len(AUTOCAST_POSITIONAL)} positional arguments"
         twice = keywords.intersection(AUTOCAST_POSITIONAL[: len(positional)])
         if twice:
-            return f"{old} gets {sorted(twice)[0]} twice here, by position and by keyword"
+            return (
+                f"{old} gets {sorted(twice)[0]} both by position and by keyword here (is the "
+                "first argument meant to be a device?): migrate it by hand"
+            )
     return None
+
+
+def _names_a_device(argument: ast.expr) -> bool:
+    """`"cuda"`, `"cuda:0"`, `device_type`, `self.device.type`: not an `enabled` flag or
+    an `init_scale`, which is what the deprecated APIs take first."""
+    if isinstance(argument, ast.Constant):
+        return isinstance(argument.value, str) and argument.value.split(":")[0] in DEVICE_NAMES
+    if isinstance(argument, ast.IfExp):  # `device.type if device.type == "xpu" else "cuda"`
+        return _names_a_device(argument.body) or _names_a_device(argument.orelse)
+    name = _dotted(argument)
+    return name is not None and any("device" in part.lower() for part in name.split(".")[-2:])
 
 
 # -- libcst edits ------------------------------------------------------------------------
