@@ -133,22 +133,23 @@ class AmpApi(TorchfixCodemod):
     ## What it does
     Rewrites every import and use of `torch.cuda.amp.autocast`, `GradScaler`,
     `custom_fwd` and `custom_bwd` (and of `torch.cpu.amp.autocast` and `GradScaler`)
-    into the device-generic `torch.amp` API, passing the device the old name implied:
+    into the device-generic `torch.amp` API, passing the device the old name implied.
 
-    - `autocast(...)` → `autocast("cuda", ...)`; positional arguments of the old
-      signature `(enabled, dtype, cache_enabled)` become keywords, because the new one
-      is `(device_type, dtype, enabled, cache_enabled)`: `autocast(use_amp)` →
-      `autocast("cuda", enabled=use_amp)`;
-    - `GradScaler(...)` → `GradScaler("cuda", ...)`;
-    - `@custom_fwd` → `@custom_fwd(device_type="cuda")`, `@custom_fwd(cast_inputs=x)`
-      → `@custom_fwd(device_type="cuda", cast_inputs=x)`, and likewise `custom_bwd`;
-    - type annotations and `isinstance` checks name `torch.amp.GradScaler`;
-    - imports change where they stand: `from torch.cuda.amp import autocast` →
-      `from torch.amp import autocast`, `from torch.cuda import amp` →
-      `from torch import amp`, `import torch.cuda.amp as amp` → `import torch.amp as amp`
-      (an import that also names something else is split). An `import torch.cuda.amp`
-      that nothing needs any more is removed, or becomes `import torch` when nothing
-      else imports torch.
+    `autocast(...)` becomes `autocast("cuda", ...)`. Positional arguments of the old
+    signature `(enabled, dtype, cache_enabled)` become keywords, because the new one is
+    `(device_type, dtype, enabled, cache_enabled)`: `autocast(use_amp)` becomes
+    `autocast("cuda", enabled=use_amp)`. `GradScaler(...)` becomes
+    `GradScaler("cuda", ...)`. `@custom_fwd` becomes `@custom_fwd(device_type="cuda")`,
+    `@custom_fwd(cast_inputs=x)` becomes `@custom_fwd(device_type="cuda", cast_inputs=x)`,
+    and likewise for `custom_bwd`. Type annotations and `isinstance` checks name
+    `torch.amp.GradScaler`.
+
+    Imports change where they stand: `from torch.cuda.amp import autocast` becomes
+    `from torch.amp import autocast`, `from torch.cuda import amp` becomes
+    `from torch import amp`, `import torch.cuda.amp as amp` becomes
+    `import torch.amp as amp`; an import that also names something that stays is split
+    in two. An `import torch.cuda.amp` that nothing needs any more is removed, or becomes
+    `import torch` when nothing else imports torch.
 
     ## Why
     Since torch 2.4 each of these emits a `FutureWarning` on every call, in every
@@ -205,8 +206,6 @@ class AmpApi(TorchfixCodemod):
     `elif device_type == "cuda":`, is migrated), and names torch.amp has no equivalent for
     (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler` submodules).
 
-    ## Options
-    - `min-torch` (default `"2.4"`): the oldest torch the code must run on.
     """
 
     name = "amp-api"
