@@ -246,7 +246,7 @@ class AmpApi(TorchfixCodemod):
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
         super().__init__(context, settings)
-        self._min_torch = parse_version(str(self.option("min-torch")))
+        self._min_torch = (0, 0)  # read in visit_Module, where a bad value fails one file
         self._quote = '"'
         self._edits: dict[Key, Edit] = {}
         self._reports: dict[Key, list[str]] = {}
@@ -263,6 +263,9 @@ class AmpApi(TorchfixCodemod):
     # -- planning --------------------------------------------------------------------
 
     def visit_Module(self, node: cst.Module) -> None:
+        # The engine builds codemods outside its error handling; read the option here so
+        # that a bad value is reported per file instead of aborting the run.
+        self._min_torch = parse_version(str(self.option("min-torch")))
         tree = self.settings.python_tree
         if tree is None:
             return  # CPython cannot parse the file: no facts, no changes

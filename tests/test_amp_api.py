@@ -91,3 +91,10 @@ def test_parse_version(text, version):
 def test_invalid_min_torch_is_a_clear_error():
     with pytest.raises(ValueError, match=r"min-torch must look like '2\.4'"):
         parse_version("latest")
+
+
+def test_invalid_min_torch_fails_the_file_not_the_run():
+    settings = EngineSettings(codemods=("amp-api",), options={"amp-api": {"min-torch": "latest"}})
+    result = process_source(TRAINER.encode(), Path("trainer.py"), settings)
+    assert result.error is not None
+    assert "min-torch must look like '2.4', got 'latest'" in result.error.message
