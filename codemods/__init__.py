@@ -4,12 +4,14 @@ To add one: write `codemods/<name>.py` (see `torchfix.codemod.TorchfixCodemod` f
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
+from codemods.amp_api import AmpApi
 from codemods.atomic_save import AtomicSave
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.strict_load_state_dict import StrictLoadStateDict
 from torchfix.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
+    AmpApi,
     StrictLoadStateDict,
     ClampLogRatio,
     AtomicSave,

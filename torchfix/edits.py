@@ -47,6 +47,37 @@ def prepend_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
     )
 
 
+def insert_argument(call: cst.Call, index: int, arg: cst.Arg) -> cst.Call:
+    """`f(a, b)` → `f(a, <arg>, b)` for index 1, keeping the call's layout.
+
+    Index 0 prepends and an index at or past the end appends; in between, the new
+    argument is separated from the next one the way its predecessor is.
+    """
+    args = list(call.args)
+    if index <= 0 or not args:
+        return prepend_argument(call, arg)
+    if index >= len(args):
+        return append_argument(call, arg)
+    previous = args[index - 1]
+    separator = (
+        _without_comments(previous.comma.whitespace_after)
+        if isinstance(previous.comma, cst.Comma)
+        else cst.SimpleWhitespace(" ")
+    )
+    args.insert(index, arg.with_changes(comma=cst.Comma(whitespace_after=separator)))
+    return call.with_changes(args=args)
+
+
+def as_keyword(arg: cst.Arg, name: str) -> cst.Arg:
+    """A positional argument passed by keyword instead: `x` → `name=x`, same layout."""
+    return arg.with_changes(
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+        ),
+    )
+
+
 def _argument_separator(call: cst.Call) -> cst.BaseParenthesizableWhitespace:
     """The whitespace that goes between two arguments of this call."""
     before = call.whitespace_before_args

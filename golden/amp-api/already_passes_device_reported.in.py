@@ -1,0 +1,27 @@
+# Half-migrated code: these calls pass a device, which the torch.cuda.amp APIs do not take.
+import torch
+from torch.cuda.amp import GradScaler, autocast
+
+
+def train(model, batch, amp_args, device):
+    scaler = GradScaler("cuda")
+    with autocast(device_type="cuda", dtype=torch.float16):
+        loss = model(batch)
+    with autocast(*amp_args):
+        loss = loss + model(batch)
+    with torch.cuda.amp.autocast("cuda"):
+        loss = loss + model(batch)
+    # A device in a variable: `autocast("cuda", enabled=device.type)` would be nonsense.
+    with torch.cuda.amp.autocast(device.type, dtype=torch.bfloat16):
+        loss = loss + model(batch)
+    with torch.cuda.amp.autocast(device, enabled=False):
+        loss = loss + model(batch).float()
+    other = torch.cuda.amp.GradScaler(device.type if device.type == "xpu" else "cuda")
+    return scaler.scale(loss), other
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(device_type="cuda")
+    def forward(ctx, x):
+        return x * x

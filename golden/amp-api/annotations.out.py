@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from typing import Optional
+
+from torch import amp
+from torch.amp import GradScaler
+
+
+def restore(state: dict, scaler: Optional[GradScaler] = None) -> "GradScaler":
+    scaler = scaler or GradScaler("cuda")
+    scaler.load_state_dict(state["scaler"])
+    return scaler
+
+
+def fresh(enabled: bool) -> "amp.GradScaler":
+    return amp.GradScaler("cuda", enabled=enabled)

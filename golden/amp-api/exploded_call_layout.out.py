@@ -1,0 +1,18 @@
+import torch
+
+
+def build_scaler(cfg):
+    return torch.amp.GradScaler(
+        "cuda",
+        init_scale=cfg.init_scale,
+        growth_interval=cfg.growth_interval,  # rarely tuned
+    )
+
+
+def forward(model, batch, cfg):
+    with torch.amp.autocast(
+        "cuda",
+        enabled=cfg.amp,
+        dtype=torch.bfloat16 if cfg.bf16 else torch.float16,
+    ):
+        return model(batch)

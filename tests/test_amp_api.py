@@ -1,0 +1,100 @@
+"""amp-api behaviour that golden files cannot show: the `min-torch` option, read from
+pyproject.toml, and its validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from codemods.amp_api import parse_version
+from torchfix.cli import app
+from torchfix.codemod import Safety
+from torchfix.engine import EngineSettings, process_source
+
+TRAINER = """\
+import torch
+from torch.cuda.amp import GradScaler, autocast, custom_fwd
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @custom_fwd
+    def forward(ctx, x):
+        return x * x
+
+
+def step(model, batch, use_amp):
+    scaler = GradScaler(enabled=use_amp)
+    with autocast(use_amp):
+        loss = model(batch)
+    return scaler.scale(loss)
+"""
+
+
+def _run(source: str, min_torch: str) -> tuple[str | None, list[str]]:
+    settings = EngineSettings(codemods=("amp-api",), options={"amp-api": {"min-torch": min_torch}})
+    result = process_source(source.encode(), Path("trainer.py"), settings)
+    assert result.error is None, result.error
+    manual = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    return (result.output.decode() if result.output else None), manual
+
+
+def test_min_torch_keeps_replacements_that_need_a_newer_torch():
+    output, manual = _run(TRAINER, "2.1")
+    assert output is not None
+    # autocast moves; GradScaler (torch 2.3) and custom_fwd (2.4) stay, and are reported.
+    kept_and_moved = (
+        "from torch.cuda.amp import GradScaler, custom_fwd\nfrom torch.amp import autocast\n"
+    )
+    assert kept_and_moved in output
+    assert 'with autocast("cuda", enabled=use_amp):' in output
+    assert "scaler = GradScaler(enabled=use_amp)" in output
+    assert "    @custom_fwd\n" in output
+    assert len(manual) == 2
+    assert any("torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.1)" in m for m in manual)
+    assert any("torch.amp.custom_fwd needs torch >= 2.4 (min-torch is 2.1)" in m for m in manual)
+
+
+def test_min_torch_2_3_moves_grad_scaler_but_not_custom_fwd():
+    output, manual = _run(TRAINER, "2.3")
+    assert output is not None
+    kept_and_moved = (
+        "from torch.cuda.amp import custom_fwd\nfrom torch.amp import GradScaler, autocast\n"
+    )
+    assert kept_and_moved in output
+    assert len(manual) == 1
+
+
+def test_default_min_torch_moves_everything():
+    output, manual = _run(TRAINER, "2.4.1")
+    assert output is not None
+    assert "from torch.amp import GradScaler, autocast, custom_fwd\n" in output
+    assert '@custom_fwd(device_type="cuda")' in output
+    assert not manual
+
+
+def test_min_torch_from_pyproject(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.torchfix.amp-api]\nmin-torch = "2.2"\n')
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["check", "--select", "amp-api", "--quiet", "trainer.py"])
+    assert "torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.2)" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "version"), [("2.4", (2, 4)), ("2.3.1", (2, 3)), ("3", (3, 0))])
+def test_parse_version(text, version):
+    assert parse_version(text) == version
+
+
+def test_invalid_min_torch_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"min-torch must look like '2\.4'"):
+        parse_version("latest")
+
+
+def test_invalid_min_torch_fails_the_file_not_the_run():
+    settings = EngineSettings(codemods=("amp-api",), options={"amp-api": {"min-torch": "latest"}})
+    result = process_source(TRAINER.encode(), Path("trainer.py"), settings)
+    assert result.error is not None
+    assert "min-torch must look like '2.4', got 'latest'" in result.error.message
