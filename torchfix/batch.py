@@ -308,9 +308,13 @@ def _migrate(
     pushed = None
     if options.push is not None:
         pushed = push_branch(repository, options.push, committed.branch, committed.base)
-        if pushed.status == "already-there":  # an earlier run pushed the same change
+        # An earlier run pushed the same change: the same tree under another commit, or,
+        # when both commits were made within one second, the very same commit.
+        same_commit = pushed.status == "up-to-date" and committed.status == "committed"
+        if pushed.status == "already-there" or same_commit:
             outcome.status = "clean"
-            outcome.details.insert(0, pushed.detail)
+            outcome.details.insert(0, f"{options.push} already has these changes on "
+                                      f"{committed.branch}; not pushed")
         else:
             outcome.details.append(pushed.detail)
     if options.pr_dir is not None or options.open_pr:
