@@ -4,11 +4,13 @@ To add one: write `codemods/<name>.py` (see `torchfix.codemod.TorchfixCodemod` f
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
+from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.strict_load_state_dict import StrictLoadStateDict
 from torchfix.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     StrictLoadStateDict,
+    HoistMaskConstant,
 )
 
 __all__ = ["CODEMODS"]

@@ -1,0 +1,1239 @@
+"""hoist-mask-constant: fill masks with Python scalars, not per-call `torch.tensor` constants."""
+
+from __future__ import annotations
+
+import ast
+import math
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext
+
+from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
+
+# -- dtypes ---------------------------------------------------------------------------------
+
+_DTYPE_NAMES = {
+    "float16": "float16", "half": "float16", "bfloat16": "bfloat16",
+    "float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
+    "int8": "int8", "uint8": "uint8", "int16": "int16", "short": "int16",
+    "int32": "int32", "int": "int32", "int64": "int64", "long": "int64", "bool": "bool",
+}
+_INT_RANGES = {
+    "int8": (-(2**7), 2**7 - 1), "uint8": (0, 2**8 - 1), "int16": (-(2**15), 2**15 - 1),
+    "int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1),
+}
+# torch.finfo(<dtype>) and torch.iinfo(<dtype>), so that no torch is needed to read them.
+_FINFO = {
+    "float16": {"max": 65504.0, "eps": 2.0**-10, "tiny": 2.0**-14},
+    "bfloat16": {"max": 3.3895313892515355e38, "eps": 2.0**-7, "tiny": 2.0**-126},
+    "float32": {"max": 3.4028234663852886e38, "eps": 2.0**-23, "tiny": 2.0**-126},
+    "float64": {"max": 1.7976931348623157e308, "eps": 2.0**-52, "tiny": 2.0**-1022},
+}
+FLOAT16_MAX = _FINFO["float16"]["max"]
+# The fill values worth a module constant: "large" masking values such as -1e4 or -1e9.
+# 0, 1, -1 and -100 read better as they are, and infinities already say what they are.
+HOIST_MIN_MAGNITUDE = 1000.0
+
+Scalar = bool | int | float
+
+
+def finfo_value(dtype: str, attr: str) -> float | None:
+    limits = _FINFO.get(dtype)
+    if limits is None:
+        return None
+    if attr == "min":
+        return -limits["max"]
+    if attr == "smallest_normal":
+        return limits["tiny"]
+    return limits.get(attr)
+
+
+def iinfo_value(dtype: str, attr: str) -> int | None:
+    bounds = _INT_RANGES.get(dtype)
+    if bounds is None or attr not in ("min", "max"):
+        return None
+    return bounds[0] if attr == "min" else bounds[1]
+
+
+def holds_exactly(value: Scalar, dtype: str) -> bool:
+    """Whether `torch.tensor(value, dtype=dtype)` holds `value` itself, unrounded."""
+    if dtype == "bool":
+        return value in (0, 1)
+    if dtype in _INT_RANGES:
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            return False
+        low, high = _INT_RANGES[dtype]
+        return low <= value <= high
+    as_float = float(value)
+    if isinstance(value, int) and as_float != value:
+        return False  # an int beyond float64's 53-bit mantissa
+    if not math.isfinite(as_float) or dtype == "float64":
+        return True
+    if dtype == "bfloat16":
+        if not holds_exactly(as_float, "float32"):
+            return False
+        return struct.unpack("<I", struct.pack("<f", as_float))[0] & 0xFFFF == 0
+    code = {"float16": "e", "float32": "f"}.get(dtype)
+    if code is None:
+        return False
+    try:
+        return struct.unpack(code, struct.pack(code, as_float))[0] == as_float
+    except OverflowError:
+        return False
+
+
+def default_dtype(value: Scalar) -> str:
+    """The dtype `torch.tensor(value)` gets (float32: the usual default float dtype)."""
+    if isinstance(value, bool):
+        return "bool"
+    return "int64" if isinstance(value, int) else "float32"
+
+
+def holds_in_every_dtype(value: Scalar) -> bool:
+    """Exact in every dtype a tensor of unknown dtype may have (or raising there anyway)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return True  # any float dtype holds it; an integer dtype raised before the fix too
+    return float(value).is_integer() and -128 <= value <= 127
+
+
+# -- constants ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Number:
+    """A constant whose value is known here."""
+
+    value: Scalar
+
+
+@dataclass(frozen=True)
+class DtypeLimit:
+    """`torch.finfo(<tensor>.dtype).min` (or `.max`): known once that tensor's dtype is."""
+
+    tensor: str  # ast.dump of the tensor expression
+    attr: str
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """An UPPER_CASE constant defined elsewhere: a constant, but of unknown value."""
+
+    text: str
+
+
+Constant = Number | DtypeLimit | Opaque
+
+
+@dataclass(frozen=True)
+class Dtype:
+    """What decides the dtype of a constant tensor."""
+
+    kind: Literal["default", "literal", "of", "unknown"]
+    name: str = ""  # the dtype for "literal"; ast.dump of the tensor for "of"
+
+
+@dataclass(frozen=True)
+class ConstantTensor:
+    """`torch.tensor(C, dtype=..., device=...)` and the forms that mean the same."""
+
+    value: Constant
+    dtype: Dtype
+    device: str | None  # ast.dump of `<tensor>.device`, "cpu", None when absent, "" otherwise
+
+
+@dataclass(frozen=True)
+class ArgRef:
+    """Where an argument is in a call: its index among the positional ones, or its keyword."""
+
+    index: int = -1
+    keyword: str = ""
+
+
+@dataclass(frozen=True)
+class FillSite:
+    """One fill operand of `masked_fill` / `masked_fill_` / `torch.masked_fill` / `torch.where`."""
+
+    function: Literal["masked_fill", "where"]
+    operand: ast.expr
+    ref: ArgRef
+    target: ast.expr  # masked_fill: the tensor filled; where: the other operand
+
+
+@dataclass(frozen=True)
+class Verdict:
+    safety: Safety
+    reason: str = ""  # why the fix is unsafe; "{constant}" stands for the constant as written
+
+
+def dump(node: ast.AST) -> str:
+    return ast.dump(node)
+
+
+def dotted(node: ast.expr) -> list[str]:
+    """`self.cfg.MASK` → ["self", "cfg", "MASK"]; [] for anything that is not a name chain."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return [*base, node.attr] if base else []
+    return []
+
+
+def is_upper_case(name: str) -> bool:
+    stripped = name.strip("_")
+    return bool(stripped) and stripped.upper() == stripped and any(c.isalpha() for c in name)
+
+
+# -- what the module says -------------------------------------------------------------------
+
+_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "scalar_tensor"})
+_FILL_METHODS = frozenset({"masked_fill", "masked_fill_"})
+_DROPPABLE_CHAIN = frozenset({"to", "cuda", "cpu", "type_as"})
+_SPECIAL_FLOATS = {"inf": math.inf, "nan": math.nan}
+
+
+@dataclass
+class ModuleFacts:
+    """Names and constants read once from CPython's parse of the file."""
+
+    torch_modules: set[str] = field(default_factory=set)  # names bound to `torch`
+    torch_functions: dict[str, str] = field(default_factory=dict)  # `from torch import x as y`
+    float_modules: set[str] = field(default_factory=set)  # math, numpy (their inf and nan)
+    float_names: dict[str, float] = field(default_factory=dict)  # `from math import inf`
+    constants: dict[str, Number] = field(default_factory=dict)  # module-level NAME = literal
+    local_names: set[str] = field(default_factory=set)  # names bound inside any function
+    bound_names: set[str] = field(default_factory=set)  # names bound anywhere
+    identifiers: set[str] = field(default_factory=set)
+    uses_torchscript: bool = False
+
+    @classmethod
+    def of(cls, tree: ast.Module) -> ModuleFacts:
+        facts = cls()
+        facts._read_imports(tree)
+        module_bindings: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                facts.identifiers.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                facts.identifiers.add(node.name)
+            elif isinstance(node, ast.arg):
+                facts.identifiers.add(node.arg)
+            elif isinstance(node, ast.alias):
+                facts.identifiers.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, ast.Attribute) and node.attr in ("jit", "script"):
+                facts.uses_torchscript = True
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                facts.local_names.update(scope_bindings(node))
+        for name in _module_level_bindings(tree):
+            module_bindings[name] = module_bindings.get(name, 0) + 1
+        facts.bound_names = facts.local_names | module_bindings.keys()
+        for statement in tree.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and is_upper_case(statement.targets[0].id)
+                and module_bindings.get(statement.targets[0].id) == 1
+            ):
+                value = facts.literal_value(statement.value)
+                if value is not None:
+                    facts.constants[statement.targets[0].id] = Number(value)
+        return facts
+
+    def _read_imports(self, tree: ast.Module) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "torch":
+                        self.torch_modules.add(alias.asname or "torch")
+                    elif alias.name.startswith("torch.") and not alias.asname:
+                        self.torch_modules.add("torch")  # `import torch.nn` binds `torch`
+                    elif alias.name in ("math", "numpy"):
+                        self.float_modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                if (node.module or "").startswith("torch.jit"):
+                    self.uses_torchscript = True
+                for alias in node.names:
+                    local = alias.asname or alias.name
+                    if node.module == "torch":
+                        self.torch_functions[local] = alias.name
+                    if node.module in ("math", "numpy", "torch") and alias.name in _SPECIAL_FLOATS:
+                        self.float_names[local] = _SPECIAL_FLOATS[alias.name]
+
+    # expressions
+
+    def is_torch(self, node: ast.expr, function: str) -> bool:
+        """Whether `node` names `torch.<function>` here."""
+        if isinstance(node, ast.Attribute):
+            return (
+                node.attr == function
+                and isinstance(node.value, ast.Name)
+                and node.value.id in self.torch_modules
+            )
+        return isinstance(node, ast.Name) and self.torch_functions.get(node.id) == function
+
+    def literal_value(self, node: ast.expr) -> Scalar | None:
+        """The value of a number written out: `-1e9`, `float("-inf")`, `-math.inf`."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = self.literal_value(node.operand)
+            if inner is None or isinstance(inner, bool):
+                return None
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
+            return node.value
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and "float" not in self.bound_names
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            try:
+                return float(node.args[0].value)
+            except ValueError:
+                return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            base = node.value.id
+            if base in self.float_modules or base in self.torch_modules:
+                return _SPECIAL_FLOATS.get(node.attr)
+        if isinstance(node, ast.Name) and node.id not in self.local_names:
+            return self.float_names.get(node.id)
+        return None
+
+    def constant(self, node: ast.expr) -> Constant | None:
+        """What kind of constant `node` is; None when it is not one."""
+        value = self.literal_value(node)
+        if value is not None:
+            return Number(value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.constant(node.operand)
+            if isinstance(inner, Number) and not isinstance(inner.value, bool):
+                return Number(-inner.value)
+            if isinstance(inner, DtypeLimit) and inner.attr == "max":
+                return DtypeLimit(inner.tensor, "min")  # float limits are symmetric
+            return Opaque(ast.unparse(node)) if isinstance(inner, Opaque) else None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+            return self._type_limit(node.value, node.attr)
+        names = dotted(node)
+        if names and is_upper_case(names[-1]):
+            if len(names) == 1 and names[0] not in self.local_names:
+                known = self.constants.get(names[0])
+                if known is not None:
+                    return known
+            return Opaque(".".join(names))
+        return None
+
+    def _type_limit(self, call: ast.Call, attr: str) -> Constant | None:
+        kind = "finfo" if self.is_torch(call.func, "finfo") else (
+            "iinfo" if self.is_torch(call.func, "iinfo") else "")
+        if not kind or len(call.args) != 1 or call.keywords:
+            return None
+        argument = call.args[0]
+        literal = self.dtype_literal(argument)
+        if literal is not None:
+            value = finfo_value(literal, attr) if kind == "finfo" else iinfo_value(literal, attr)
+            return Number(value) if value is not None else None
+        if (
+            kind == "finfo"
+            and attr in ("min", "max")
+            and isinstance(argument, ast.Attribute)
+            and argument.attr == "dtype"
+            and dotted(argument.value)
+        ):
+            return DtypeLimit(dump(argument.value), attr)
+        return Opaque(ast.unparse(call) + "." + attr)
+
+    def dtype_literal(self, node: ast.expr) -> str | None:
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.torch_modules
+        ):
+            return _DTYPE_NAMES.get(node.attr)
+        return None
+
+    # constant tensors
+
+    def constant_tensor(self, node: ast.expr) -> ConstantTensor | None:
+        """`node` as a constant 0-dim tensor; None when it is anything else."""
+        if not isinstance(node, ast.Call):
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _DROPPABLE_CHAIN:
+            inner = self.constant_tensor(func.value)
+            return self._converted(inner, func.attr, node) if inner is not None else None
+        constructor = self._constructor(func)
+        if constructor is None or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+            return None
+        value = self.constant(node.args[0])
+        if value is None:
+            return None
+        if constructor == "new_tensor":
+            source = dump(func.value)  # type: ignore[attr-defined]
+            dtype, device = Dtype("of", source), _device_of(func.value)  # type: ignore[attr-defined]
+        elif constructor == "scalar_tensor":
+            dtype, device = Dtype("literal", "float32"), None
+        else:
+            dtype, device = Dtype("default"), None
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                dtype = self._dtype_argument(keyword.value)
+            elif keyword.arg == "device":
+                device = self._device_argument(keyword.value)
+                if device is None:
+                    return None
+            elif keyword.arg in ("requires_grad", "pin_memory"):
+                if not (isinstance(keyword.value, ast.Constant) and keyword.value.value is False):
+                    return None  # requires_grad=True: a leaf that gets a gradient
+            else:
+                return None
+        return ConstantTensor(value, dtype, device)
+
+    def _constructor(self, func: ast.expr) -> str | None:
+        if isinstance(func, ast.Attribute) and func.attr == "new_tensor":
+            return "new_tensor" if dotted(func.value) else None
+        for name in _CONSTRUCTORS:
+            if self.is_torch(func, name):
+                return name
+        return None
+
+    def _dtype_argument(self, node: ast.expr) -> Dtype:
+        literal = self.dtype_literal(node)
+        if literal is not None:
+            return Dtype("literal", literal)
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and dotted(node.value):
+            return Dtype("of", dump(node.value))
+        return Dtype("unknown", ast.unparse(node))
+
+    def _device_argument(self, node: ast.expr) -> str | None:
+        """The device as a key ("" for one that is just not known); None if not droppable."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, type(None))):
+            return "cpu" if node.value in (None, "cpu") else ""
+        if isinstance(node, ast.Attribute) and node.attr == "device" and dotted(node.value):
+            return _device_of(node.value)
+        if dotted(node):
+            return ""
+        if (
+            isinstance(node, ast.Call)
+            and self.is_torch(node.func, "device")
+            and not node.keywords
+            and all(self._device_argument(arg) is not None for arg in node.args)
+        ):
+            return ""
+        return None  # a call: dropping it could drop a side effect
+
+    def _converted(
+        self, tensor: ConstantTensor, method: str, call: ast.Call
+    ) -> ConstantTensor | None:
+        """`<constant>.to(...)`, `.cuda()`, `.cpu()`, `.type_as(x)`."""
+        if method in ("cuda", "cpu"):
+            return tensor if not call.keywords and len(call.args) <= 1 else None
+        if method == "type_as":
+            if len(call.args) != 1 or call.keywords or not dotted(call.args[0]):
+                return None
+            return ConstantTensor(tensor.value, Dtype("of", dump(call.args[0])),
+                                  _device_of(call.args[0]))
+        dtype, device = tensor.dtype, tensor.device
+        for keyword in call.keywords:
+            if keyword.arg == "dtype":
+                dtype = self._dtype_argument(keyword.value)
+            elif keyword.arg == "device":
+                device = self._device_argument(keyword.value)
+            elif keyword.arg != "non_blocking":
+                return None
+        if len(call.args) > 1:
+            return None
+        if call.args:
+            argument = call.args[0]
+            literal = self.dtype_literal(argument)
+            names = dotted(argument)
+            if literal is not None:
+                dtype = Dtype("literal", literal)
+            elif isinstance(argument, ast.Constant) or (names and "device" in names[-1].lower()):
+                device = self._device_argument(argument)
+            elif names:  # `.to(other_tensor)`: its dtype and device
+                dtype, device = Dtype("of", dump(argument)), _device_of(argument)
+            else:
+                return None
+        if device is None:
+            return None
+        return ConstantTensor(tensor.value, dtype, device)
+
+    # fill sites
+
+    def fill_sites(self, call: ast.Call) -> list[FillSite]:
+        """The fill operands of `call`, if it is a masked fill or a `torch.where`."""
+        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+            keyword.arg is None for keyword in call.keywords
+        ):
+            return []
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _FILL_METHODS:
+            if isinstance(func.value, ast.Name) and func.value.id in self.torch_modules:
+                return self._function_masked_fill(call)
+            return _method_masked_fill(call)
+        if self.is_torch(func, "masked_fill"):
+            return self._function_masked_fill(call)
+        if self.is_torch(func, "where") and len(call.args) == 3 and not call.keywords:
+            first, second = call.args[1], call.args[2]
+            return [
+                FillSite("where", first, ArgRef(index=1), second),
+                FillSite("where", second, ArgRef(index=2), first),
+            ]
+        return []
+
+    def _function_masked_fill(self, call: ast.Call) -> list[FillSite]:
+        arguments = _bind(call, ("input", "mask", "value"))
+        if arguments is None or "input" not in arguments or "value" not in arguments:
+            return []
+        (target, _), (operand, ref) = arguments["input"], arguments["value"]
+        return [FillSite("masked_fill", operand, ref, target)]
+
+    def is_scalar_like(self, node: ast.expr) -> bool:
+        """A Python number or 0-dim constant: `torch.where` promotes it like the operand."""
+        if self.constant(node) is not None:
+            return True
+        return isinstance(node, ast.Call) and (
+            self._constructor(node.func) is not None or self.constant_tensor(node) is not None
+        )
+
+
+def _method_masked_fill(call: ast.Call) -> list[FillSite]:
+    arguments = _bind(call, ("mask", "value"))
+    if arguments is None or "value" not in arguments:
+        return []
+    operand, ref = arguments["value"]
+    return [FillSite("masked_fill", operand, ref, call.func.value)]  # type: ignore[attr-defined]
+
+
+def _bind(call: ast.Call, names: Sequence[str]) -> dict[str, tuple[ast.expr, ArgRef]] | None:
+    if len(call.args) > len(names):
+        return None
+    bound = {names[i]: (arg, ArgRef(index=i)) for i, arg in enumerate(call.args)}
+    for keyword in call.keywords:
+        if keyword.arg not in names or keyword.arg in bound:
+            return None
+        bound[keyword.arg] = (keyword.value, ArgRef(keyword=keyword.arg))
+    return bound
+
+
+def _device_of(node: ast.expr) -> str:
+    return dump(ast.Attribute(value=node, attr="device", ctx=ast.Load()))
+
+
+def _module_level_bindings(tree: ast.Module) -> Iterator[str]:
+    """Every binding of a module-level name: at module level or through `global`."""
+    yield from scope_bindings(tree, include_nested_globals=True)
+
+
+def scope_bindings(scope: ast.AST, *, include_nested_globals: bool = False) -> list[str]:
+    """Names bound in `scope` itself (nested functions and classes excluded), with repeats."""
+    names: list[str] = []
+    declared_global: set[str] = set()
+
+    def visit(node: ast.AST, nested: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if not nested:
+                    names.append(child.name)
+                for decorator in child.decorator_list:
+                    visit(decorator, nested)
+                if include_nested_globals:
+                    visit_globals(child)
+                continue
+            if isinstance(child, ast.Lambda):
+                continue
+            if not nested:
+                names.extend(_bound_here(child))
+            visit(child, nested)
+
+    def visit_globals(function: ast.AST) -> None:
+        inner_globals = {
+            name for node in ast.walk(function) if isinstance(node, ast.Global)
+            for name in node.names
+        }
+        declared_global.update(inner_globals)
+        for node in ast.walk(function):
+            names.extend(name for name in _bound_here(node) if name in inner_globals)
+
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        arguments = scope.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
+        names.extend(arg.arg for arg in every)
+        body = scope.body if isinstance(scope.body, list) else [scope.body]
+        for statement in body:
+            names.extend(_bound_here(statement))
+            visit(statement, False)
+    else:
+        visit(scope, False)
+    return names
+
+
+def _bound_here(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        return [node.id]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    for kind in ("MatchAs", "MatchStar"):
+        if isinstance(node, getattr(ast, kind, ())) and node.name:  # type: ignore[arg-type]
+            return [node.name]  # type: ignore[attr-defined]
+    if isinstance(node, getattr(ast, "MatchMapping", ())) and node.rest:  # type: ignore[arg-type]
+        return [node.rest]  # type: ignore[attr-defined]
+    return []
+
+
+# -- safety ---------------------------------------------------------------------------------
+
+
+def verdict(site: FillSite, tensor: ConstantTensor, facts: ModuleFacts) -> Verdict | None:
+    """How safe it is to fill with the constant itself; None: leave this operand alone."""
+    if site.function == "where":
+        if facts.is_scalar_like(site.target):
+            return None  # both operands constant: the result dtype would follow the scalars
+        return _where_verdict(site, tensor)
+    return _masked_fill_verdict(site, tensor)
+
+
+def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
+    # masked_fill reads a 0-dim value tensor with `.item()` and converts that number to the
+    # filled tensor's dtype exactly as it converts a Python scalar (overflow check
+    # included), so the two agree whenever the constant tensor holds the constant unrounded.
+    value, dtype = tensor.value, tensor.dtype
+    target = dump(site.target) if dotted(site.target) else None
+    target_text = ast.unparse(site.target)
+    if isinstance(value, Opaque):
+        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: the fix assumes it "
+                                      f"is a Python number that {target_text} can hold")
+    if isinstance(value, DtypeLimit):
+        if value.tensor == target and dtype == Dtype("of", target):
+            return Verdict(Safety.SAFE)
+        if value.tensor == target and dtype.kind == "default":
+            return Verdict(Safety.UNSAFE, "torch.tensor rounds the float64 limit to float32 "
+                                          "(-inf): a float64 tensor would get the finite limit")
+        return Verdict(Safety.UNSAFE, f"the limit of another dtype may not fit {target_text}")
+    number = value.value
+    if dtype.kind == "default":
+        if holds_exactly(number, default_dtype(number)):
+            return Verdict(Safety.SAFE)
+        return Verdict(Safety.UNSAFE, "torch.tensor rounds {constant} to float32: a float64 "
+                                      "tensor would get the exact value")
+    if dtype.kind == "literal":
+        if holds_exactly(number, dtype.name):
+            return Verdict(Safety.SAFE)
+        return Verdict(Safety.UNSAFE, f"dtype=torch.{dtype.name} rounds {{constant}}: the "
+                                      "fill value changes")
+    if dtype.kind == "of" and dtype.name == target:
+        # Rounded to the target's own dtype, the value rounds the same either way; but a
+        # scalar that overflows float16 raises where the float16 tensor held -inf.
+        if not math.isfinite(number) or abs(number) <= FLOAT16_MAX:
+            return Verdict(Safety.SAFE)
+        return Verdict(Safety.UNSAFE, f"raises for a float16 {target_text}: {{constant}} "
+                                      "overflows float16, where the float16 tensor held -inf")
+    if holds_in_every_dtype(number):
+        return Verdict(Safety.SAFE)
+    return Verdict(Safety.UNSAFE, "the constant tensor's dtype is not known here and may "
+                                  "round {constant}")
+
+
+def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
+    # torch.where promotes a 0-dim tensor operand against the other operand, and only a
+    # dtype that matches the other operand keeps the result dtype the same for every
+    # operand we can imagine (a 0-dim float16 loss promotes to float32 with a default
+    # float32 constant, but stays float16 with a Python scalar).
+    value, dtype = tensor.value, tensor.dtype
+    other = dump(site.target) if dotted(site.target) else None
+    other_text = ast.unparse(site.target)
+    same_dtype = dtype == Dtype("of", other) if other else False
+    if isinstance(value, Opaque):
+        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: the fix assumes it "
+                                      f"is a Python number")
+    if isinstance(value, DtypeLimit):
+        if not (same_dtype and value.tensor == other):
+            return Verdict(Safety.UNSAFE, "the result dtype or value may change")
+    elif isinstance(value.value, bool) and (
+        same_dtype or dtype in (Dtype("default"), Dtype("literal", "bool"))
+    ):
+        pass  # bool is the lowest category: it never decides a result dtype
+    elif same_dtype:
+        number = value.value
+        if isinstance(number, float) and math.isfinite(number):
+            return Verdict(Safety.UNSAFE, f"the result becomes float32 if {other_text} is an "
+                                          "integer tensor")
+    else:
+        return Verdict(Safety.UNSAFE, f"the result dtype changes if {other_text} is a 0-dim "
+                                      "tensor of another dtype (a float16 loss, say): "
+                                      "torch.where promotes 0-dim tensors, not scalars")
+    if tensor.device not in (None, "cpu", _device_key(site.target)):
+        return Verdict(Safety.UNSAFE, "device= decides the result device if every operand is "
+                                      "0-dim")
+    return Verdict(Safety.SAFE)
+
+
+def _device_key(node: ast.expr) -> str | None:
+    return _device_of(node) if dotted(node) else None
+
+
+# -- the two-statement form -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LocalPlan:
+    """`name = torch.tensor(C, ...)` whose every use is a fill operand in its function."""
+
+    name: str
+    line: int  # of the assignment
+    safety: Safety
+    message: str  # "{constant}" stands for the constant as written
+    use_lines: tuple[tuple[int, int], ...]  # the fill calls using it, for suppressions
+
+
+def plan_locals(tree: ast.Module, facts: ModuleFacts) -> dict[int, LocalPlan]:
+    """The tensor locals that can be replaced by their constant, by assignment line."""
+    plans: dict[int, LocalPlan] = {}
+    for function in ast.walk(tree):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for plan in _function_plans(function, facts):
+                plans[plan.line] = plan
+    return plans
+
+
+def _function_plans(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, facts: ModuleFacts
+) -> Iterator[LocalPlan]:
+    assignments = [
+        statement for statement in _own_nodes(function)
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and isinstance(statement.value, ast.Call)
+    ]
+    if not assignments:
+        return
+    bindings = scope_bindings(function)
+    tensors = {
+        assignment.targets[0].id: tensor  # type: ignore[attr-defined]
+        for assignment in assignments
+        if (tensor := facts.constant_tensor(assignment.value)) is not None
+    }
+    for assignment in assignments:
+        name = assignment.targets[0].id  # type: ignore[attr-defined]
+        tensor = facts.constant_tensor(assignment.value)
+        if tensor is None or bindings.count(name) != 1:
+            continue
+        plan = _plan(function, assignment, name, tensor, facts, set(tensors))
+        if plan is not None:
+            yield plan
+
+
+def _plan(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    assignment: ast.Assign,
+    name: str,
+    tensor: ConstantTensor,
+    facts: ModuleFacts,
+    tensor_locals: set[str],
+) -> LocalPlan | None:
+    if not _alone_and_followed(function, assignment) or _used_in_nested_scope(function, name):
+        return None
+    end = assignment.end_lineno or assignment.lineno
+    uses = [
+        node for node in _own_nodes(function)
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+    ]
+    if not uses or any(use.lineno <= end for use in uses):
+        return None
+    # The constant is evaluated where it is used instead of where it was assigned, so the
+    # names it reads (and those its dtype reads) must not change in between.
+    stored_later = {
+        node.id for node in _own_nodes(function)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > end
+    }
+    read = {node.id for node in ast.walk(assignment.value) if isinstance(node, ast.Name)}
+    if read & stored_later:
+        return None
+    sites = _sites_using(function, name, facts)
+    if len(sites) != len(uses):
+        return None  # used some other way too
+    if any(isinstance(site.target, ast.Name) and site.target.id in tensor_locals
+           for site, _ in sites if site.function == "where"):
+        return None  # torch.where(c, one, zero): both would become scalars
+    verdicts = [verdict(site, tensor, facts) for site, _ in sites]
+    if any(v is None for v in verdicts):
+        return None
+    unsafe = [v for v in verdicts if v is not None and v.safety is Safety.UNSAFE]
+    count = len(uses)
+    message = (f"{name} is a per-call tensor used only as a fill value: fill with "
+               f"{{constant}} directly ({count} use{'s' if count > 1 else ''}) and drop it")
+    safety = Safety.SAFE
+    if unsafe:
+        safety = Safety.UNSAFE
+        message += f" ({unsafe[0].reason})"
+    return LocalPlan(name, assignment.lineno, safety, message, tuple(lines for _, lines in sites))
+
+
+def _sites_using(
+    function: ast.AST, name: str, facts: ModuleFacts
+) -> list[tuple[FillSite, tuple[int, int]]]:
+    found: list[tuple[FillSite, tuple[int, int]]] = []
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Call):
+            for site in facts.fill_sites(node):
+                if isinstance(site.operand, ast.Name) and site.operand.id == name:
+                    found.append((site, (node.lineno, node.end_lineno or node.lineno)))
+    return found
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a function, not descending into nested functions, lambdas or classes."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _used_in_nested_scope(function: ast.AST, name: str) -> bool:
+    return any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+        and any(isinstance(inner, ast.Name) and inner.id == name for inner in ast.walk(node))
+        for node in _own_nodes(function)
+    )
+
+
+def _alone_and_followed(function: ast.AST, assignment: ast.Assign) -> bool:
+    """The assignment has its line to itself and is not the last statement of its block."""
+    for node in [function, *_own_nodes(function)]:
+        for block_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, block_name, None)
+            if isinstance(block, list) and assignment in block:
+                index = block.index(assignment)
+                if index == len(block) - 1:
+                    return False
+                neighbours = block[max(index - 1, 0) : index + 2]
+                return all(
+                    other is assignment or other.lineno != assignment.lineno
+                    for other in neighbours
+                )
+    return False
+
+
+# -- the codemod ----------------------------------------------------------------------------
+
+_FILL_CALL_NAMES = frozenset({"masked_fill", "masked_fill_", "where"})
+
+
+@dataclass(frozen=True)
+class _LiteralUse:
+    """A fill operand that is (or became) a number written out: a candidate for hoisting."""
+
+    key: tuple[str, str]  # (type, repr) of the value
+    value: Scalar
+    node: cst.BaseExpression  # as placed in the new tree
+    original: cst.CSTNode  # in the tree as read, to locate the change
+
+
+class HoistMaskConstant(TorchfixCodemod):
+    """Fill masks with a Python scalar instead of a new constant tensor on every call.
+
+    ## What it does
+    Rewrites `x.masked_fill(mask, torch.tensor(C, device=..., dtype=...))` into
+    `x.masked_fill(mask, C)`, where `C` is a constant: a number, `float("-inf")`,
+    `math.inf`, `torch.finfo(...).min`, or an UPPER_CASE name or attribute. The same goes
+    for `masked_fill_`, `torch.masked_fill`, `x.new_tensor(C)`, `torch.tensor(C).to(...)`
+    and the constant operand of `torch.where(cond, a, b)`. A local assigned such a tensor
+    and used only as a fill value in its function goes, and its uses take `C`. With
+    `--unsafe-fixes`, a large fill value written out three times or more in a module
+    (`-1e9`, `-1e4`, ...) becomes one module-level UPPER_CASE constant.
+
+    ## Why
+    `torch.tensor(C, device=x.device)` runs on every call, usually in the hot path of a
+    forward pass: it allocates a tensor and, on a GPU, copies it from the host; and
+    `masked_fill` then reads that device tensor back with `.item()`, a synchronization.
+    `masked_fill` and `torch.where` take Python scalars, which cost none of this.
+
+    ## Example
+    ```python
+    def forward(self, logits, action_mask):
+        return logits.masked_fill(~action_mask, torch.tensor(-1e8, device=logits.device))
+    ```
+    becomes
+    ```python
+    def forward(self, logits, action_mask):
+        return logits.masked_fill(~action_mask, -1e8)
+    ```
+
+    ## Fix safety
+    Checked against torch 2.13: `masked_fill` converts a 0-dim value tensor with `.item()`
+    and then exactly like a scalar, overflow check included, so both forms agree whenever
+    the constant tensor holds `C` unrounded. The fix is **safe** when it does: a float
+    exact in float32 without `dtype=` (`-1e9`, `-1e8`, `-inf`; not `0.1` or `-1e30`, which
+    float64 tensors would then get unrounded), a `dtype=` that holds `C` exactly, or
+    `dtype=x.dtype` of the tensor filled with `|C| <= 65504`. `C` beyond float16 with
+    `dtype=x.dtype` is **unsafe**: `torch.tensor(-1e9, dtype=torch.float16)` is `-inf`,
+    while `x_fp16.masked_fill(m, -1e9)` raises "value cannot be converted to type
+    c10::Half without overflow". `torch.finfo(x.dtype).min` is safe with `dtype=x.dtype`
+    and unsafe without (float32 rounds the float64 limit to `-inf`).
+
+    `torch.where` never raises on overflow, but it promotes a 0-dim tensor against the
+    other operand where it would not promote a scalar: with a default-dtype constant, a
+    0-dim float16 operand (a loss, say) gives float32 before the fix and float16 after.
+    So a `torch.where` fix is safe only with `dtype=` of the other operand (or a bool
+    constant), and, for a finite float constant, unsafe even then (an integer operand
+    would turn the result float32). `device=` is dropped only when it is the other
+    operand's device or the CPU. Everything else is unsafe: UPPER_CASE constants defined
+    in another module (their value is not known here), `dtype=` of some other tensor, or
+    an explicit `dtype=` that rounds `C`. Constants with `requires_grad=True`, tensors of
+    non-constant data (`torch.tensor(values)`, `torch.tensor(self.bias)`), a `torch.where`
+    whose two operands are both constants, and constant tensors used any other way are
+    left alone, as are locals used other than as fill values or assigned more than once.
+
+    Hoisting is always unsafe: choosing a name is a human decision, and TorchScript cannot
+    read module-level floats (files that mention `jit` or `script` are never hoisted).
+    """
+
+    name = "hoist-mask-constant"
+    summary = "Fill masks with a Python scalar instead of a per-call torch.tensor constant."
+    triggers = (b"masked_fill", b"where(")
+    fix_safety = "safe, unsafe"
+    options = (
+        Option("hoist-min-count", 3, "Hoist a large fill value into a module constant when "
+                                     "it is written out this many times (0: never)."),
+    )
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        lines: set[int] = set()
+        operand_names: set[str] = set()
+        assignments: dict[str, list[int]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else (
+                    func.id if isinstance(func, ast.Name) else "")
+                if name in _FILL_CALL_NAMES and node.args:
+                    lines.add(node.lineno)
+                    operands = [*node.args[1:], *(keyword.value for keyword in node.keywords)]
+                    operand_names.update(o.id for o in operands if isinstance(o, ast.Name))
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)
+            ):
+                assignments.setdefault(node.targets[0].id, []).append(node.lineno)
+        for name in operand_names & assignments.keys():
+            lines.update(assignments[name])
+        return lines
+
+    def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
+        super().__init__(context, settings)
+        tree = self.settings.python_tree
+        # Without CPython's parse there are no facts to decide with: nothing is changed.
+        self._facts = ModuleFacts.of(tree) if tree is not None else None
+        self._plans = plan_locals(tree, self._facts) if tree is not None and self._facts else {}
+        self._plan_names = {plan.name for plan in self._plans.values()}
+        self._frames: list[dict[str, cst.BaseExpression]] = [{}]  # active locals per function
+        self._dropped: set[int] = set()  # ids of statements to remove with their block's help
+        self._literal_uses: list[_LiteralUse] = []
+
+    # -- scopes ----------------------------------------------------------------------------
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._frames.append({})
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self._frames.pop()
+        return updated_node
+
+    # -- fill sites ------------------------------------------------------------------------
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self._facts is None or not self._looks_like_fill_call(original_node):
+            return updated_node
+        parsed = _to_ast(original_node)
+        if parsed is None:
+            return updated_node
+        sites = self._facts.fill_sites(parsed)
+        if not sites:
+            return updated_node
+        args = list(updated_node.args)
+        for site in sites:
+            index = _arg_index(original_node, site.ref)
+            if index is None:
+                continue
+            new_value = self._new_operand(site, original_node.args[index].value,
+                                          args[index].value)
+            if new_value is not args[index].value:
+                args[index] = args[index].with_changes(value=new_value)
+            self._note_literal(args[index].value, original_node.args[index].value)
+        return updated_node.with_changes(args=args)
+
+    def _looks_like_fill_call(self, call: cst.Call) -> bool:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in _FILL_CALL_NAMES
+        return (
+            isinstance(func, cst.Name)
+            and self._facts is not None
+            and self._facts.torch_functions.get(func.value) in ("masked_fill", "where")
+        )
+
+    def _new_operand(
+        self, site: FillSite, original: cst.BaseExpression, updated: cst.BaseExpression
+    ) -> cst.BaseExpression:
+        assert self._facts is not None
+        if isinstance(site.operand, ast.Name):
+            replacement = self._frames[-1].get(site.operand.id)
+            return replacement.deep_clone() if replacement is not None else updated
+        tensor = self._facts.constant_tensor(site.operand)
+        if tensor is None or m.findall(original, m.Comment()):
+            return updated  # a comment inside the constructor would be lost
+        judged = verdict(site, tensor, self._facts)
+        if judged is None:
+            return updated
+        constant = _constructor_data(updated)
+        message = ("fill with {constant} directly: the constant tensor is allocated (and "
+                   "copied to the device) on every call")
+        if judged.reason:
+            message += f" ({judged.reason})"
+        return self.fix(original, updated, constant, _spelled(message, constant), judged.safety)
+
+    # -- the two-statement form ------------------------------------------------------------
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        if len(self._frames) < 2 or not self._plan_names:
+            return updated_node
+        assignment = _tensor_local_assignment(updated_node)
+        if assignment is None or assignment[0] not in self._plan_names:
+            return updated_node
+        if m.findall(assignment[1], m.Comment()):
+            return updated_node  # a comment inside the constructor would be lost
+        plan = self._plans.get(self._first_line(original_node))
+        if plan is None or plan.name != assignment[0]:
+            return updated_node
+        suppressions = self.settings.suppressions
+        if any(suppressions.suppresses(self.name, first, last) for first, last in plan.use_lines):
+            return updated_node
+        frame = self._frames[-1]
+        constant = _constructor_data(assignment[1])
+
+        def drop() -> None:
+            frame[plan.name] = constant
+            self._dropped.add(id(updated_node))
+
+        return self.fix(original_node, updated_node, updated_node,
+                        _spelled(plan.message, constant), plan.safety, on_apply=drop)
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if not self._dropped or not any(id(s) in self._dropped for s in updated_node.body):
+            return updated_node
+        body: list[cst.BaseStatement] = []
+        carried: list[cst.EmptyLine] = []
+        for statement in updated_node.body:
+            if id(statement) in self._dropped:
+                # Its comments and blank lines stay, above the statement that follows.
+                carried.extend(statement.leading_lines)  # type: ignore[union-attr]
+                continue
+            if carried:
+                statement = statement.with_changes(
+                    leading_lines=[*carried, *statement.leading_lines]  # type: ignore[union-attr]
+                )
+                carried = []
+            body.append(statement)
+        return updated_node.with_changes(body=body)
+
+    def _first_line(self, statement: cst.CSTNode) -> int:
+        focus = self.settings.focus
+        span = focus.spans.get(statement) if focus is not None else None
+        return span[0] if span is not None else self.position(statement).start.line
+
+    # -- hoisting ----------------------------------------------------------------------------
+
+    def _note_literal(self, node: cst.BaseExpression, original: cst.CSTNode) -> None:
+        if len(self._frames) < 2:
+            return  # module or class level: the constant might not exist yet when it runs
+        value = _number_written_out(node)
+        if value is None or isinstance(value, bool):
+            return
+        if not math.isfinite(value) or abs(value) < HOIST_MIN_MAGNITUDE:
+            return
+        key = (type(value).__name__, repr(value))
+        self._literal_uses.append(_LiteralUse(key, value, node, original))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        minimum = self.option("hoist-min-count")
+        if (
+            not self._literal_uses
+            or minimum <= 0
+            or self._facts is None
+            or self._facts.uses_torchscript
+        ):
+            return updated_node
+        groups: dict[tuple[str, str], list[_LiteralUse]] = {}
+        for use in self._literal_uses:
+            groups.setdefault(use.key, []).append(use)
+        taken = set(self._facts.identifiers)
+        replacements: dict[int, str] = {}
+        constants: list[cst.SimpleStatementLine] = []
+        for uses in groups.values():
+            if len(uses) < minimum:
+                continue
+            name = _fresh_name("MASK_FILL_VALUE" if uses[0].value < 0 else "LARGE_FILL_VALUE",
+                               taken)
+            text = cst.Module(body=[]).code_for_node(uses[0].node)
+            applied = [
+                use for use in uses
+                if self.fix(use.original, use.node, name,
+                            f"{text} fills {len(uses)} masks in this module: hoist "
+                            f"it into the module constant {name}", Safety.UNSAFE) is name
+            ]
+            if applied:
+                taken.add(name)
+                replacements.update((id(use.node), name) for use in applied)
+                constants.append(_constant_statement(name, uses[0].node))
+        if not replacements:
+            return updated_node
+        replaced = updated_node.visit(_ReplaceNodes(replacements))
+        return _insert_after_imports(replaced, constants)  # type: ignore[arg-type]
+
+
+class _ReplaceNodes(cst.CSTTransformer):
+    """Replace the nodes with these ids by a name."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        super().__init__()
+        self._names = names
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
+        name = self._names.get(id(original_node))
+        return cst.Name(name) if name is not None else updated_node  # type: ignore[return-value]
+
+
+def _to_ast(node: cst.CSTNode) -> ast.Call | None:
+    code = cst.Module(body=[]).code_for_node(node)
+    try:
+        parsed = ast.parse(f"(\n{code}\n)", mode="eval").body
+    except SyntaxError:
+        return None
+    return parsed if isinstance(parsed, ast.Call) else None
+
+
+def _spelled(message: str, constant: cst.BaseExpression) -> str:
+    return message.replace("{constant}", cst.Module(body=[]).code_for_node(constant))
+
+
+def _arg_index(call: cst.Call, ref: ArgRef) -> int | None:
+    positional = 0
+    for index, arg in enumerate(call.args):
+        if arg.keyword is None:
+            if positional == ref.index:
+                return index
+            positional += 1
+        elif arg.keyword.value == ref.keyword:
+            return index
+    return None
+
+
+def _constructor_data(expression: cst.BaseExpression) -> cst.BaseExpression:
+    """The `C` of `torch.tensor(C, ...)`, also through `.to(...)` and friends."""
+    node = expression
+    while (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in _DROPPABLE_CHAIN
+    ):
+        node = node.func.value
+    assert isinstance(node, cst.Call)
+    data = next(arg for arg in node.args if arg.keyword is None)
+    return data.value
+
+
+def _tensor_local_assignment(
+    statement: cst.SimpleStatementLine,
+) -> tuple[str, cst.BaseExpression] | None:
+    if len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and isinstance(small.value, cst.Call)
+    ):
+        return small.targets[0].target.value, small.value
+    return None
+
+
+def _number_written_out(node: cst.BaseExpression) -> Scalar | None:
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        sign = -1 if isinstance(node.operator, cst.Minus) else 1
+        node = node.expression
+    if isinstance(node, (cst.Integer, cst.Float)) and not node.lpar:
+        value = node.evaluated_value
+        return sign * value if isinstance(value, (int, float)) else None
+    return None
+
+
+def _fresh_name(base: str, taken: set[str]) -> str:
+    name, counter = base, 2
+    while name in taken:
+        name, counter = f"{base}_{counter}", counter + 1
+    return name
+
+
+def _constant_statement(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine(
+        body=[cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))],
+                         value=value.deep_clone())]
+    )
+
+
+def _insert_after_imports(
+    module: cst.Module, constants: list[cst.SimpleStatementLine]
+) -> cst.Module:
+    body = list(module.body)
+    index = 0
+    for position, statement in enumerate(body):
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if _is_header(statement, first=position == 0):
+            index = position + 1
+    if index > 0:
+        constants[0] = constants[0].with_changes(leading_lines=[cst.EmptyLine()])
+    if index < len(body) and not body[index].leading_lines:
+        blank_lines = 2 if isinstance(body[index], (cst.FunctionDef, cst.ClassDef)) else 1
+        body[index] = body[index].with_changes(
+            leading_lines=[cst.EmptyLine() for _ in range(blank_lines)]
+        )
+    return module.with_changes(body=[*body[:index], *constants, *body[index:]])
+
+
+def _is_header(statement: cst.BaseStatement, *, first: bool) -> bool:
+    """An import, or the module docstring."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    if all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
+        return True
+    return first and m.matches(statement, m.SimpleStatementLine(
+        body=[m.Expr(value=m.SimpleString() | m.ConcatenatedString())]))
