@@ -5,13 +5,15 @@ from __future__ import annotations
 import ast
 import math
 import struct
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import RemoveImportsVisitor
 
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 
@@ -135,6 +137,14 @@ class Dtype:
 
     kind: Literal["default", "literal", "of", "unknown"]
     name: str = ""  # the dtype for "literal"; ast.dump of the tensor for "of"
+    root: str = ""  # for "of": the variable the tensor is read from
+
+    def is_of(self, tensor: str | None) -> bool:
+        return self.kind == "of" and self.name == tensor
+
+
+def dtype_of(tensor: ast.expr) -> Dtype:
+    return Dtype("of", dump(tensor), dotted(tensor)[0])
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,7 @@ class ConstantTensor:
     value: Constant
     dtype: Dtype
     device: str | None  # ast.dump of `<tensor>.device`, "cpu", None when absent, "" otherwise
+    device_root: str = ""  # the variable the device is read from, if any
 
 
 @dataclass(frozen=True)
@@ -206,64 +217,61 @@ class ModuleFacts:
     float_modules: set[str] = field(default_factory=set)  # math, numpy (their inf and nan)
     float_names: dict[str, float] = field(default_factory=dict)  # `from math import inf`
     constants: dict[str, Number] = field(default_factory=dict)  # module-level NAME = literal
-    local_names: set[str] = field(default_factory=set)  # names bound inside any function
-    bound_names: set[str] = field(default_factory=set)  # names bound anywhere
+    bindings: Counter[str] = field(default_factory=Counter)  # times each name is bound
     identifiers: set[str] = field(default_factory=set)
     uses_torchscript: bool = False
 
     @classmethod
     def of(cls, tree: ast.Module) -> ModuleFacts:
         facts = cls()
-        facts._read_imports(tree)
-        module_bindings: dict[str, int] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
                 facts.identifiers.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                facts.identifiers.add(node.name)
-            elif isinstance(node, ast.arg):
-                facts.identifiers.add(node.arg)
-            elif isinstance(node, ast.alias):
-                facts.identifiers.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                facts._read_import(node)
             elif isinstance(node, ast.Attribute) and node.attr in ("jit", "script"):
                 facts.uses_torchscript = True
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                facts.local_names.update(scope_bindings(node))
-        for name in _module_level_bindings(tree):
-            module_bindings[name] = module_bindings.get(name, 0) + 1
-        facts.bound_names = facts.local_names | module_bindings.keys()
+            facts.bindings.update(_bound_here(node))
+        facts.identifiers.update(facts.bindings)
         for statement in tree.body:
             if (
                 isinstance(statement, ast.Assign)
                 and len(statement.targets) == 1
                 and isinstance(statement.targets[0], ast.Name)
                 and is_upper_case(statement.targets[0].id)
-                and module_bindings.get(statement.targets[0].id) == 1
+                and facts.bound_once(statement.targets[0].id)
             ):
                 value = facts.literal_value(statement.value)
                 if value is not None:
                     facts.constants[statement.targets[0].id] = Number(value)
         return facts
 
-    def _read_imports(self, tree: ast.Module) -> None:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name == "torch":
-                        self.torch_modules.add(alias.asname or "torch")
-                    elif alias.name.startswith("torch.") and not alias.asname:
-                        self.torch_modules.add("torch")  # `import torch.nn` binds `torch`
-                    elif alias.name in ("math", "numpy"):
-                        self.float_modules.add(alias.asname or alias.name)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                if (node.module or "").startswith("torch.jit"):
+    def bound_once(self, name: str) -> bool:
+        """Bound by one statement of the whole file: by it and by nothing that shadows it."""
+        return self.bindings[name] == 1
+
+    def _read_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "torch":
+                    self.torch_modules.add(alias.asname or "torch")
+                elif alias.name.startswith("torch.") and not alias.asname:
+                    self.torch_modules.add("torch")  # `import torch.nn` binds `torch`
+                elif alias.name in ("math", "numpy"):
+                    self.float_modules.add(alias.asname or alias.name)
+                if alias.name.startswith("torch.jit"):
                     self.uses_torchscript = True
-                for alias in node.names:
-                    local = alias.asname or alias.name
-                    if node.module == "torch":
-                        self.torch_functions[local] = alias.name
-                    if node.module in ("math", "numpy", "torch") and alias.name in _SPECIAL_FLOATS:
-                        self.float_names[local] = _SPECIAL_FLOATS[alias.name]
+            return
+        if node.level != 0:
+            return
+        if (node.module or "").startswith("torch.jit"):
+            self.uses_torchscript = True
+        for alias in node.names:
+            local = alias.asname or alias.name
+            if node.module == "torch":
+                self.torch_functions[local] = alias.name
+            if node.module in ("math", "numpy", "torch") and alias.name in _SPECIAL_FLOATS:
+                self.float_names[local] = _SPECIAL_FLOATS[alias.name]
 
     # expressions
 
@@ -290,7 +298,7 @@ class ModuleFacts:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "float"
-            and "float" not in self.bound_names
+            and "float" not in self.bindings
             and len(node.args) == 1
             and not node.keywords
             and isinstance(node.args[0], ast.Constant)
@@ -304,7 +312,7 @@ class ModuleFacts:
             base = node.value.id
             if base in self.float_modules or base in self.torch_modules:
                 return _SPECIAL_FLOATS.get(node.attr)
-        if isinstance(node, ast.Name) and node.id not in self.local_names:
+        if isinstance(node, ast.Name) and self.bound_once(node.id):
             return self.float_names.get(node.id)
         return None
 
@@ -324,10 +332,8 @@ class ModuleFacts:
             return self._type_limit(node.value, node.attr)
         names = dotted(node)
         if names and is_upper_case(names[-1]):
-            if len(names) == 1 and names[0] not in self.local_names:
-                known = self.constants.get(names[0])
-                if known is not None:
-                    return known
+            if len(names) == 1 and names[0] in self.constants:
+                return self.constants[names[0]]
             return Opaque(".".join(names))
         return None
 
@@ -376,9 +382,10 @@ class ModuleFacts:
         value = self.constant(node.args[0])
         if value is None:
             return None
+        device_root = ""
         if constructor == "new_tensor":
-            source = dump(func.value)  # type: ignore[attr-defined]
-            dtype, device = Dtype("of", source), _device_of(func.value)  # type: ignore[attr-defined]
+            source: ast.expr = func.value  # type: ignore[attr-defined]
+            dtype, device, device_root = dtype_of(source), _device_of(source), dotted(source)[0]
         elif constructor == "scalar_tensor":
             dtype, device = Dtype("literal", "float32"), None
         else:
@@ -387,7 +394,7 @@ class ModuleFacts:
             if keyword.arg == "dtype":
                 dtype = self._dtype_argument(keyword.value)
             elif keyword.arg == "device":
-                device = self._device_argument(keyword.value)
+                device, device_root = self._device_argument(keyword.value), _root(keyword.value)
                 if device is None:
                     return None
             elif keyword.arg in ("requires_grad", "pin_memory"):
@@ -395,7 +402,7 @@ class ModuleFacts:
                     return None  # requires_grad=True: a leaf that gets a gradient
             else:
                 return None
-        return ConstantTensor(value, dtype, device)
+        return ConstantTensor(value, dtype, device, device_root)
 
     def _constructor(self, func: ast.expr) -> str | None:
         if isinstance(func, ast.Attribute) and func.attr == "new_tensor":
@@ -410,7 +417,7 @@ class ModuleFacts:
         if literal is not None:
             return Dtype("literal", literal)
         if isinstance(node, ast.Attribute) and node.attr == "dtype" and dotted(node.value):
-            return Dtype("of", dump(node.value))
+            return dtype_of(node.value)
         return Dtype("unknown", ast.unparse(node))
 
     def _device_argument(self, node: ast.expr) -> str | None:
@@ -439,14 +446,14 @@ class ModuleFacts:
         if method == "type_as":
             if len(call.args) != 1 or call.keywords or not dotted(call.args[0]):
                 return None
-            return ConstantTensor(tensor.value, Dtype("of", dump(call.args[0])),
-                                  _device_of(call.args[0]))
-        dtype, device = tensor.dtype, tensor.device
+            return ConstantTensor(tensor.value, dtype_of(call.args[0]), _device_of(call.args[0]),
+                                  _root(call.args[0]))
+        dtype, device, device_root = tensor.dtype, tensor.device, tensor.device_root
         for keyword in call.keywords:
             if keyword.arg == "dtype":
                 dtype = self._dtype_argument(keyword.value)
             elif keyword.arg == "device":
-                device = self._device_argument(keyword.value)
+                device, device_root = self._device_argument(keyword.value), _root(keyword.value)
             elif keyword.arg != "non_blocking":
                 return None
         if len(call.args) > 1:
@@ -458,14 +465,14 @@ class ModuleFacts:
             if literal is not None:
                 dtype = Dtype("literal", literal)
             elif isinstance(argument, ast.Constant) or (names and "device" in names[-1].lower()):
-                device = self._device_argument(argument)
+                device, device_root = self._device_argument(argument), _root(argument)
             elif names:  # `.to(other_tensor)`: its dtype and device
-                dtype, device = Dtype("of", dump(argument)), _device_of(argument)
+                dtype, device, device_root = dtype_of(argument), _device_of(argument), names[0]
             else:
                 return None
         if device is None:
             return None
-        return ConstantTensor(tensor.value, dtype, device)
+        return ConstantTensor(tensor.value, dtype, device, device_root)
 
     # fill sites
 
@@ -525,62 +532,33 @@ def _bind(call: ast.Call, names: Sequence[str]) -> dict[str, tuple[ast.expr, Arg
     return bound
 
 
+def _root(node: ast.expr) -> str:
+    names = dotted(node)
+    return names[0] if names else ""
+
+
 def _device_of(node: ast.expr) -> str:
     return dump(ast.Attribute(value=node, attr="device", ctx=ast.Load()))
 
 
-def _module_level_bindings(tree: ast.Module) -> Iterator[str]:
-    """Every binding of a module-level name: at module level or through `global`."""
-    yield from scope_bindings(tree, include_nested_globals=True)
-
-
-def scope_bindings(scope: ast.AST, *, include_nested_globals: bool = False) -> list[str]:
-    """Names bound in `scope` itself (nested functions and classes excluded), with repeats."""
-    names: list[str] = []
-    declared_global: set[str] = set()
-
-    def visit(node: ast.AST, nested: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if not nested:
-                    names.append(child.name)
-                for decorator in child.decorator_list:
-                    visit(decorator, nested)
-                if include_nested_globals:
-                    visit_globals(child)
-                continue
-            if isinstance(child, ast.Lambda):
-                continue
-            if not nested:
-                names.extend(_bound_here(child))
-            visit(child, nested)
-
-    def visit_globals(function: ast.AST) -> None:
-        inner_globals = {
-            name for node in ast.walk(function) if isinstance(node, ast.Global)
-            for name in node.names
-        }
-        declared_global.update(inner_globals)
-        for node in ast.walk(function):
-            names.extend(name for name in _bound_here(node) if name in inner_globals)
-
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        arguments = scope.args
-        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-        every += [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
-        names.extend(arg.arg for arg in every)
-        body = scope.body if isinstance(scope.body, list) else [scope.body]
-        for statement in body:
-            names.extend(_bound_here(statement))
-            visit(statement, False)
-    else:
-        visit(scope, False)
-    return names
+def function_bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Counter[str]:
+    """Names bound in the function's own scope (not in nested ones), and how often."""
+    counts: Counter[str] = Counter()
+    for node in _own_nodes(function):  # its parameters included
+        counts.update(_bound_here(node))
+    return counts
 
 
 def _bound_here(node: ast.AST) -> list[str]:
+    """The names this node binds in the scope it is in."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
         return [node.id]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.arguments):
+        every = [*node.posonlyargs, *node.args, *node.kwonlyargs]
+        every += [arg for arg in (node.vararg, node.kwarg) if arg is not None]
+        return [arg.arg for arg in every]
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
     if isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -615,10 +593,10 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
     target = dump(site.target) if dotted(site.target) else None
     target_text = ast.unparse(site.target)
     if isinstance(value, Opaque):
-        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: the fix assumes it "
-                                      f"is a Python number that {target_text} can hold")
+        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: right only if it is "
+                                      f"a Python number {_exact_in(dtype, target)}")
     if isinstance(value, DtypeLimit):
-        if value.tensor == target and dtype == Dtype("of", target):
+        if value.tensor == target and dtype.is_of(target):
             return Verdict(Safety.SAFE)
         if value.tensor == target and dtype.kind == "default":
             return Verdict(Safety.UNSAFE, "torch.tensor rounds the float64 limit to float32 "
@@ -635,7 +613,7 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
             return Verdict(Safety.SAFE)
         return Verdict(Safety.UNSAFE, f"dtype=torch.{dtype.name} rounds {{constant}}: the "
                                       "fill value changes")
-    if dtype.kind == "of" and dtype.name == target:
+    if dtype.is_of(target):
         # Rounded to the target's own dtype, the value rounds the same either way; but a
         # scalar that overflows float16 raises where the float16 tensor held -inf.
         if not math.isfinite(number) or abs(number) <= FLOAT16_MAX:
@@ -648,6 +626,17 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
                                   "round {constant}")
 
 
+def _exact_in(dtype: Dtype, target: str | None) -> str:
+    """What the constant must be for the tensor to hold it unrounded, as words."""
+    if dtype.kind == "default":
+        return "that float32 holds exactly"
+    if dtype.kind == "literal":
+        return f"that torch.{dtype.name} holds exactly"
+    if dtype.is_of(target):
+        return "within float16 range (|x| <= 65504) or infinite"
+    return "that any dtype holds exactly"
+
+
 def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
     # torch.where promotes a 0-dim tensor operand against the other operand, and only a
     # dtype that matches the other operand keeps the result dtype the same for every
@@ -656,10 +645,10 @@ def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
     value, dtype = tensor.value, tensor.dtype
     other = dump(site.target) if dotted(site.target) else None
     other_text = ast.unparse(site.target)
-    same_dtype = dtype == Dtype("of", other) if other else False
+    same_dtype = dtype.is_of(other) if other else False
     if isinstance(value, Opaque):
-        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: the fix assumes it "
-                                      f"is a Python number")
+        return Verdict(Safety.UNSAFE, f"{value.text} is defined elsewhere: right only if it is "
+                                      "a Python number")
     if isinstance(value, DtypeLimit):
         if not (same_dtype and value.tensor == other):
             return Verdict(Safety.UNSAFE, "the result dtype or value may change")
@@ -672,10 +661,16 @@ def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
         if isinstance(number, float) and math.isfinite(number):
             return Verdict(Safety.UNSAFE, f"the result becomes float32 if {other_text} is an "
                                           "integer tensor")
-    else:
+    elif dtype.kind == "default":
         return Verdict(Safety.UNSAFE, f"the result dtype changes if {other_text} is a 0-dim "
                                       "tensor of another dtype (a float16 loss, say): "
                                       "torch.where promotes 0-dim tensors, not scalars")
+    elif dtype.kind == "literal":
+        return Verdict(Safety.UNSAFE, f"dtype=torch.{dtype.name} can decide the result dtype "
+                                      "of torch.where; a scalar cannot")
+    else:
+        return Verdict(Safety.UNSAFE, f"the constant's dtype is not that of {other_text}: it "
+                                      "may round the constant or decide the result dtype")
     if tensor.device not in (None, "cpu", _device_key(site.target)):
         return Verdict(Safety.UNSAFE, "device= decides the result device if every operand is "
                                       "0-dim")
@@ -703,6 +698,11 @@ class LocalPlan:
 def plan_locals(tree: ast.Module, facts: ModuleFacts) -> dict[int, LocalPlan]:
     """The tensor locals that can be replaced by their constant, by assignment line."""
     plans: dict[int, LocalPlan] = {}
+    if not any(
+        isinstance(node, ast.Assign) and _may_be_constant_tensor(node.value)
+        for node in ast.walk(tree)
+    ):
+        return plans
     for function in ast.walk(tree):
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for plan in _function_plans(function, facts):
@@ -722,7 +722,7 @@ def _function_plans(
     ]
     if not assignments:
         return
-    bindings = scope_bindings(function)
+    bindings = function_bindings(function)
     tensors = {
         assignment.targets[0].id: tensor  # type: ignore[attr-defined]
         for assignment in assignments
@@ -731,7 +731,7 @@ def _function_plans(
     for assignment in assignments:
         name = assignment.targets[0].id  # type: ignore[attr-defined]
         tensor = facts.constant_tensor(assignment.value)
-        if tensor is None or bindings.count(name) != 1:
+        if tensor is None or bindings[name] != 1:
             continue
         plan = _plan(function, assignment, name, tensor, facts, set(tensors))
         if plan is not None:
@@ -756,14 +756,19 @@ def _plan(
     if not uses or any(use.lineno <= end for use in uses):
         return None
     # The constant is evaluated where it is used instead of where it was assigned, so the
-    # names it reads (and those its dtype reads) must not change in between.
+    # names it reads must not change in between; a dtype or device read from a variable
+    # that changes is no longer known at the uses.
     stored_later = {
         node.id for node in _own_nodes(function)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > end
     }
-    read = {node.id for node in ast.walk(assignment.value) if isinstance(node, ast.Name)}
-    if read & stored_later:
+    data = _constructor_data_ast(assignment.value)
+    if any(isinstance(node, ast.Name) and node.id in stored_later for node in ast.walk(data)):
         return None
+    if tensor.dtype.root in stored_later:
+        tensor = replace(tensor, dtype=Dtype("unknown"))
+    if tensor.device_root in stored_later:
+        tensor = replace(tensor, device="")
     sites = _sites_using(function, name, facts)
     if len(sites) != len(uses):
         return None  # used some other way too
@@ -782,6 +787,17 @@ def _plan(
         safety = Safety.UNSAFE
         message += f" ({unsafe[0].reason})"
     return LocalPlan(name, assignment.lineno, safety, message, tuple(lines for _, lines in sites))
+
+
+def _constructor_data_ast(node: ast.expr) -> ast.expr:
+    """The `C` of `torch.tensor(C, ...)`, also through `.to(...)` and friends."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _DROPPABLE_CHAIN
+    ):
+        node = node.func.value
+    return node.args[0]  # type: ignore[attr-defined]
 
 
 def _sites_using(
@@ -917,26 +933,30 @@ class HoistMaskConstant(TorchfixCodemod):
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
         lines: set[int] = set()
-        operand_names: set[str] = set()
-        assignments: dict[str, list[int]] = {}
+        name_operands: dict[str, list[int]] = {}  # fill operand name → lines of the fills
+        tensor_assignments: dict[str, list[int]] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else (
                     func.id if isinstance(func, ast.Name) else "")
-                if name in _FILL_CALL_NAMES and node.args:
-                    lines.add(node.lineno)
-                    operands = [*node.args[1:], *(keyword.value for keyword in node.keywords)]
-                    operand_names.update(o.id for o in operands if isinstance(o, ast.Name))
+                if name not in _FILL_CALL_NAMES or not node.args:
+                    continue
+                for operand in [*node.args[1:], *(k.value for k in node.keywords)]:
+                    if isinstance(operand, ast.Name):
+                        name_operands.setdefault(operand.id, []).append(node.lineno)
+                    elif _may_be_constant_tensor(operand) or _is_large_literal(operand):
+                        lines.add(node.lineno)
             elif (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call)
+                and _may_be_constant_tensor(node.value)
             ):
-                assignments.setdefault(node.targets[0].id, []).append(node.lineno)
-        for name in operand_names & assignments.keys():
-            lines.update(assignments[name])
+                tensor_assignments.setdefault(node.targets[0].id, []).append(node.lineno)
+        for name in name_operands.keys() & tensor_assignments.keys():
+            lines.update(name_operands[name])
+            lines.update(tensor_assignments[name])
         return lines
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
@@ -947,7 +967,9 @@ class HoistMaskConstant(TorchfixCodemod):
         self._plans = plan_locals(tree, self._facts) if tree is not None and self._facts else {}
         self._plan_names = {plan.name for plan in self._plans.values()}
         self._frames: list[dict[str, cst.BaseExpression]] = [{}]  # active locals per function
-        self._dropped: set[int] = set()  # ids of statements to remove with their block's help
+        # Statements to remove once their block is left, by id (the values keep them alive,
+        # so that no other node can get the same id meanwhile).
+        self._dropped: dict[int, cst.CSTNode] = {}
         self._literal_uses: list[_LiteralUse] = []
 
     # -- scopes ----------------------------------------------------------------------------
@@ -1012,7 +1034,8 @@ class HoistMaskConstant(TorchfixCodemod):
                    "copied to the device) on every call")
         if judged.reason:
             message += f" ({judged.reason})"
-        return self.fix(original, updated, constant, _spelled(message, constant), judged.safety)
+        return self.fix(original, updated, constant, _spelled(message, constant), judged.safety,
+                        on_apply=lambda: self._forget_constructor_import(updated))
 
     # -- the two-statement form ------------------------------------------------------------
 
@@ -1037,7 +1060,8 @@ class HoistMaskConstant(TorchfixCodemod):
 
         def drop() -> None:
             frame[plan.name] = constant
-            self._dropped.add(id(updated_node))
+            self._dropped[id(updated_node)] = updated_node
+            self._forget_constructor_import(assignment[1])
 
         return self.fix(original_node, updated_node, updated_node,
                         _spelled(plan.message, constant), plan.safety, on_apply=drop)
@@ -1048,19 +1072,34 @@ class HoistMaskConstant(TorchfixCodemod):
         if not self._dropped or not any(id(s) in self._dropped for s in updated_node.body):
             return updated_node
         body: list[cst.BaseStatement] = []
-        carried: list[cst.EmptyLine] = []
+        carried: list[cst.EmptyLine] | None = None  # None: nothing was dropped just before
         for statement in updated_node.body:
-            if id(statement) in self._dropped:
+            if self._dropped.pop(id(statement), None) is not None:
                 # Its comments and blank lines stay, above the statement that follows.
-                carried.extend(statement.leading_lines)  # type: ignore[union-attr]
+                carried = [*(carried or []), *statement.leading_lines]  # type: ignore[union-attr]
                 continue
-            if carried:
-                statement = statement.with_changes(
-                    leading_lines=[*carried, *statement.leading_lines]  # type: ignore[union-attr]
-                )
-                carried = []
+            if carried is not None:
+                own = list(statement.leading_lines)  # type: ignore[union-attr]
+                if not body:
+                    # Now first in its block: the blank lines that set it apart from the
+                    # dropped statement would open the block.
+                    while own and own[0].comment is None:
+                        own.pop(0)
+                statement = statement.with_changes(leading_lines=[*carried, *own])
+                carried = None
             body.append(statement)
         return updated_node.with_changes(body=body)
+
+    def _forget_constructor_import(self, tensor: cst.BaseExpression) -> None:
+        """`from torch import tensor` goes if the dropped call was its last use."""
+        func = _constructor_call(tensor).func
+        if isinstance(func, cst.Name) and self._facts is not None:
+            imported = self._facts.torch_functions.get(func.value)
+            if imported is not None:
+                RemoveImportsVisitor.remove_unused_import(
+                    self.context, "torch", imported,
+                    func.value if func.value != imported else None,
+                )
 
     def _first_line(self, statement: cst.CSTNode) -> int:
         focus = self.settings.focus
@@ -1138,6 +1177,34 @@ def _to_ast(node: cst.CSTNode) -> ast.Call | None:
     return parsed if isinstance(parsed, ast.Call) else None
 
 
+def _may_be_constant_tensor(node: ast.expr) -> bool:
+    """A cheap first look: a call to something named like a tensor constructor."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _DROPPABLE_CHAIN
+    ):
+        node = node.func.value
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else (
+        func.id if isinstance(func, ast.Name) else "")
+    return name in _CONSTRUCTORS or name == "new_tensor"
+
+
+def _is_large_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+        and math.isfinite(node.value)
+        and abs(node.value) >= HOIST_MIN_MAGNITUDE
+    )
+
+
 def _spelled(message: str, constant: cst.BaseExpression) -> str:
     return message.replace("{constant}", cst.Module(body=[]).code_for_node(constant))
 
@@ -1154,8 +1221,8 @@ def _arg_index(call: cst.Call, ref: ArgRef) -> int | None:
     return None
 
 
-def _constructor_data(expression: cst.BaseExpression) -> cst.BaseExpression:
-    """The `C` of `torch.tensor(C, ...)`, also through `.to(...)` and friends."""
+def _constructor_call(expression: cst.BaseExpression) -> cst.Call:
+    """The `torch.tensor(C, ...)` call itself, also under `.to(...)` and friends."""
     node = expression
     while (
         isinstance(node, cst.Call)
@@ -1164,8 +1231,13 @@ def _constructor_data(expression: cst.BaseExpression) -> cst.BaseExpression:
     ):
         node = node.func.value
     assert isinstance(node, cst.Call)
-    data = next(arg for arg in node.args if arg.keyword is None)
-    return data.value
+    return node
+
+
+def _constructor_data(expression: cst.BaseExpression) -> cst.BaseExpression:
+    """The `C` of `torch.tensor(C, ...)`, also through `.to(...)` and friends."""
+    call = _constructor_call(expression)
+    return next(arg for arg in call.args if arg.keyword is None).value
 
 
 def _tensor_local_assignment(
