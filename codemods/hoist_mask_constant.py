@@ -89,6 +89,13 @@ def holds_exactly(value: Scalar, dtype: str) -> bool:
         return False
 
 
+def _same_kind(dtype: str) -> tuple[str, ...]:
+    """The default dtypes of the Python numbers that `.item()` gives for this dtype."""
+    if dtype == "bool":
+        return ("bool",)
+    return ("int64",) if dtype in _INT_RANGES else ("float32",)
+
+
 def default_dtype(value: Scalar) -> str:
     """The dtype `torch.tensor(value)` gets (float32: the usual default float dtype)."""
     if isinstance(value, bool):
@@ -97,10 +104,8 @@ def default_dtype(value: Scalar) -> str:
 
 
 def holds_in_every_dtype(value: Scalar) -> bool:
-    """Exact in every dtype a tensor of unknown dtype may have (or raising there anyway)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return True  # any float dtype holds it; an integer dtype raised before the fix too
-    return float(value).is_integer() and -128 <= value <= 127
+    """Filled the same from a tensor of any dtype (bool and unsigned ones included)."""
+    return value in (0, 1)
 
 
 # -- constants ------------------------------------------------------------------------------
@@ -609,7 +614,11 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
         return Verdict(Safety.UNSAFE, "torch.tensor rounds {constant} to float32: a float64 "
                                       "tensor would get the exact value")
     if dtype.kind == "literal":
-        if holds_exactly(number, dtype.name):
+        # `.item()` gives a number of the tensor's kind, and a negative int converts to an
+        # unsigned dtype with wraparound where a negative float raises.
+        if holds_exactly(number, dtype.name) and (
+            number >= 0 or default_dtype(number) in _same_kind(dtype.name)
+        ):
             return Verdict(Safety.SAFE)
         return Verdict(Safety.UNSAFE, f"dtype=torch.{dtype.name} rounds {{constant}}: the "
                                       "fill value changes")
@@ -661,6 +670,9 @@ def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
         if isinstance(number, float) and math.isfinite(number):
             return Verdict(Safety.UNSAFE, f"the result becomes float32 if {other_text} is an "
                                           "integer tensor")
+        if number in (0, 1):
+            return Verdict(Safety.UNSAFE, f"the result becomes int64 if {other_text} is a "
+                                          "bool tensor")
     elif dtype.kind == "default":
         return Verdict(Safety.UNSAFE, f"the result dtype changes if {other_text} is a 0-dim "
                                       "tensor of another dtype (a float16 loss, say): "
@@ -758,16 +770,13 @@ def _plan(
     # The constant is evaluated where it is used instead of where it was assigned, so the
     # names it reads must not change in between; a dtype or device read from a variable
     # that changes is no longer known at the uses.
-    stored_later = {
-        node.id for node in _own_nodes(function)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > end
-    }
+    changed = _changed_before_a_use(function, assignment, uses)
     data = _constructor_data_ast(assignment.value)
-    if any(isinstance(node, ast.Name) and node.id in stored_later for node in ast.walk(data)):
+    if any(isinstance(node, ast.Name) and node.id in changed for node in ast.walk(data)):
         return None
-    if tensor.dtype.root in stored_later:
+    if tensor.dtype.root in changed:
         tensor = replace(tensor, dtype=Dtype("unknown"))
-    if tensor.device_root in stored_later:
+    if tensor.device_root in changed:
         tensor = replace(tensor, device="")
     sites = _sites_using(function, name, facts)
     if len(sites) != len(uses):
@@ -787,6 +796,31 @@ def _plan(
         safety = Safety.UNSAFE
         message += f" ({unsafe[0].reason})"
     return LocalPlan(name, assignment.lineno, safety, message, tuple(lines for _, lines in sites))
+
+
+def _changed_before_a_use(
+    function: ast.AST, assignment: ast.Assign, uses: Sequence[ast.Name]
+) -> set[str]:
+    """The names bound again after the assignment and before one of its uses runs.
+
+    A use in the statement that rebinds a name (`logits = logits.masked_fill(m, fill)`)
+    still sees the old value; a loop around a use and a later binding, without the
+    assignment, runs the use again after the binding.
+    """
+    end = assignment.end_lineno or assignment.lineno
+    last_use = max(use.lineno for use in uses)
+    stores = [
+        node for node in _own_nodes(function)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > end
+    ]
+    changed = {node.id for node in stores if node.lineno < last_use}
+    for loop in _own_nodes(function):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        inside = set(map(id, ast.walk(loop)))
+        if id(assignment) not in inside and any(id(use) in inside for use in uses):
+            changed.update(node.id for node in stores if id(node) in inside)
+    return changed
 
 
 def _constructor_data_ast(node: ast.expr) -> ast.expr:

@@ -12,9 +12,9 @@ def masked_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, pad: tor
     return F.softmax(scores, dim=-1) @ v
 
 
-def match_scores(scores: torch.Tensor, mutual: torch.Tensor) -> torch.Tensor:
-    zero = scores.new_tensor(0)
-    return torch.where(mutual, scores, zero)
+def match_indices(indices: torch.Tensor, mutual: torch.Tensor) -> torch.Tensor:
+    unmatched = indices.new_tensor(-1)
+    return torch.where(mutual, indices, unmatched)
 
 
 class MaskedCategorical:

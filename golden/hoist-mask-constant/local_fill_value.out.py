@@ -11,8 +11,8 @@ def masked_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, pad: tor
     return F.softmax(scores, dim=-1) @ v
 
 
-def match_scores(scores: torch.Tensor, mutual: torch.Tensor) -> torch.Tensor:
-    return torch.where(mutual, scores, 0)
+def match_indices(indices: torch.Tensor, mutual: torch.Tensor) -> torch.Tensor:
+    return torch.where(mutual, indices, -1)
 
 
 class MaskedCategorical:

@@ -26,3 +26,8 @@ def clip_coef(total_norm: torch.Tensor, inf_or_nan: torch.Tensor) -> torch.Tenso
 
 def policy_logits(logits: torch.Tensor, masks: torch.Tensor, device) -> torch.Tensor:
     return torch.where(masks, logits, torch.tensor(-1e8).to(device))
+
+
+def keep_flags(flags: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    # A bool `flags` stays bool with the constant, and would turn int64 with a 0.
+    return torch.where(valid, flags, torch.tensor(0, dtype=flags.dtype))
