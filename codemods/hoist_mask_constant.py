@@ -722,6 +722,66 @@ def plan_locals(tree: ast.Module, facts: ModuleFacts) -> dict[int, LocalPlan]:
     return plans
 
 
+def plan_unused_reads(
+    tree: ast.Module, facts: ModuleFacts, plans: dict[int, LocalPlan]
+) -> dict[int, str]:
+    """`device = logits.device` locals read only by constant tensors that may be dropped.
+
+    By assignment line. Whether they really end up unused is known only after the rewrite.
+    """
+    found: dict[int, str] = {}
+    if not plans and not any(
+        isinstance(node, ast.Call) and any(_may_be_constant_tensor(arg) for arg in node.args)
+        for node in ast.walk(tree)
+    ):
+        return found
+    for function in ast.walk(tree):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.update(_unused_reads(function, facts, plans))
+    return found
+
+
+def _unused_reads(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    facts: ModuleFacts,
+    plans: dict[int, LocalPlan],
+) -> dict[int, str]:
+    droppable: set[int] = set()  # ids of the nodes inside droppable constant tensors
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Assign) and node.lineno in plans:
+            droppable.update(map(id, ast.walk(node.value)))
+        elif isinstance(node, ast.Call):
+            for site in facts.fill_sites(node):
+                if facts.constant_tensor(site.operand) is not None:
+                    droppable.update(map(id, ast.walk(site.operand)))
+    if not droppable:
+        return {}
+    bindings = function_bindings(function)
+    found: dict[int, str] = {}
+    for node in _own_nodes(function):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and dotted(node.value)
+            and bindings[node.targets[0].id] == 1
+        ):
+            continue
+        name = node.targets[0].id
+        loads = [
+            use for use in _own_nodes(function)
+            if isinstance(use, ast.Name) and use.id == name and isinstance(use.ctx, ast.Load)
+        ]
+        if (
+            loads
+            and all(id(use) in droppable for use in loads)
+            and not _used_in_nested_scope(function, name)
+            and _alone_and_followed(function, node)
+        ):
+            found[node.lineno] = name
+    return found
+
+
 def _function_plans(
     function: ast.FunctionDef | ast.AsyncFunctionDef, facts: ModuleFacts
 ) -> Iterator[LocalPlan]:
@@ -969,6 +1029,8 @@ class HoistMaskConstant(TorchfixCodemod):
         lines: set[int] = set()
         name_operands: dict[str, list[int]] = {}  # fill operand name → lines of the fills
         tensor_assignments: dict[str, list[int]] = {}
+        read_by_constructors: set[str] = set()
+        read_assignments: dict[str, list[int]] = {}  # `device = x.device` and the like
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
@@ -979,18 +1041,25 @@ class HoistMaskConstant(TorchfixCodemod):
                 for operand in [*node.args[1:], *(k.value for k in node.keywords)]:
                     if isinstance(operand, ast.Name):
                         name_operands.setdefault(operand.id, []).append(node.lineno)
-                    elif _may_be_constant_tensor(operand) or _is_large_literal(operand):
+                    elif _may_be_constant_tensor(operand):
                         lines.add(node.lineno)
-            elif (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and _may_be_constant_tensor(node.value)
+                        read_by_constructors.update(_names_in(operand))
+                    elif _is_large_literal(operand):
+                        lines.add(node.lineno)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name
             ):
-                tensor_assignments.setdefault(node.targets[0].id, []).append(node.lineno)
+                target = node.targets[0].id
+                if _may_be_constant_tensor(node.value):
+                    tensor_assignments.setdefault(target, []).append(node.lineno)
+                    read_by_constructors.update(_names_in(node.value))
+                elif dotted(node.value):
+                    read_assignments.setdefault(target, []).append(node.lineno)
         for name in name_operands.keys() & tensor_assignments.keys():
             lines.update(name_operands[name])
             lines.update(tensor_assignments[name])
+        for name in read_by_constructors & read_assignments.keys():
+            lines.update(read_assignments[name])
         return lines
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
@@ -1000,7 +1069,11 @@ class HoistMaskConstant(TorchfixCodemod):
         self._facts = ModuleFacts.of(tree) if tree is not None else None
         self._plans = plan_locals(tree, self._facts) if tree is not None and self._facts else {}
         self._plan_names = {plan.name for plan in self._plans.values()}
-        self._frames: list[dict[str, cst.BaseExpression]] = [{}]  # active locals per function
+        self._unused_reads = (
+            plan_unused_reads(tree, self._facts, self._plans)
+            if tree is not None and self._facts else {}
+        )
+        self._frames: list[_Frame] = [_Frame()]
         # Statements to remove once their block is left, by id (the values keep them alive,
         # so that no other node can get the same id meanwhile).
         self._dropped: dict[int, cst.CSTNode] = {}
@@ -1009,13 +1082,39 @@ class HoistMaskConstant(TorchfixCodemod):
     # -- scopes ----------------------------------------------------------------------------
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._frames.append({})
+        self._frames.append(_Frame())
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
     ) -> cst.FunctionDef:
-        self._frames.pop()
-        return updated_node
+        frame = self._frames.pop()
+        if not frame.reads:
+            return updated_node
+        return self._drop_unused_reads(frame, updated_node)
+
+    def _drop_unused_reads(self, frame: _Frame, function: cst.FunctionDef) -> cst.FunctionDef:
+        """`device = logits.device` goes when the constant tensors were its only readers."""
+        unused = {
+            id(updated): (name, original)
+            for name, (original, updated) in frame.reads.items()
+            if not _reads_name(function.body, name, updated)
+        }
+        # A block may not lose its last statement.
+        for block in m.findall(function.body, m.IndentedBlock()):
+            statements = block.body  # type: ignore[attr-defined]
+            if all(id(statement) in unused for statement in statements):
+                for statement in statements:
+                    unused.pop(id(statement), None)
+        drop: dict[int, cst.CSTNode] = {}
+        for key, (name, original) in unused.items():
+            updated = frame.reads[name][1]
+            self.fix(original, updated, updated,
+                     f"{name} is read only by the constant tensors dropped here: drop it too",
+                     Safety.SAFE, on_apply=lambda key=key, updated=updated: drop.update(
+                         {key: updated}))
+        if not drop:
+            return function
+        return function.with_changes(body=function.body.visit(_DropStatements(drop)))
 
     # -- fill sites ------------------------------------------------------------------------
 
@@ -1055,7 +1154,7 @@ class HoistMaskConstant(TorchfixCodemod):
     ) -> cst.BaseExpression:
         assert self._facts is not None
         if isinstance(site.operand, ast.Name):
-            replacement = self._frames[-1].get(site.operand.id)
+            replacement = self._frames[-1].locals.get(site.operand.id)
             return replacement.deep_clone() if replacement is not None else updated
         tensor = self._facts.constant_tensor(site.operand)
         if tensor is None or m.findall(original, m.Comment()):
@@ -1076,10 +1175,16 @@ class HoistMaskConstant(TorchfixCodemod):
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
-        if len(self._frames) < 2 or not self._plan_names:
+        if len(self._frames) < 2 or not (self._plan_names or self._unused_reads):
             return updated_node
         assignment = _tensor_local_assignment(updated_node)
-        if assignment is None or assignment[0] not in self._plan_names:
+        if assignment is None:
+            return updated_node
+        if assignment[0] in self._unused_reads.values():
+            if self._unused_reads.get(self._first_line(original_node)) == assignment[0]:
+                self._frames[-1].reads[assignment[0]] = (original_node, updated_node)
+            return updated_node
+        if assignment[0] not in self._plan_names or not isinstance(assignment[1], cst.Call):
             return updated_node
         if m.findall(assignment[1], m.Comment()):
             return updated_node  # a comment inside the constructor would be lost
@@ -1093,7 +1198,7 @@ class HoistMaskConstant(TorchfixCodemod):
         constant = _constructor_data(assignment[1])
 
         def drop() -> None:
-            frame[plan.name] = constant
+            frame.locals[plan.name] = constant
             self._dropped[id(updated_node)] = updated_node
             self._forget_constructor_import(assignment[1])
 
@@ -1105,24 +1210,7 @@ class HoistMaskConstant(TorchfixCodemod):
     ) -> cst.IndentedBlock:
         if not self._dropped or not any(id(s) in self._dropped for s in updated_node.body):
             return updated_node
-        body: list[cst.BaseStatement] = []
-        carried: list[cst.EmptyLine] | None = None  # None: nothing was dropped just before
-        for statement in updated_node.body:
-            if self._dropped.pop(id(statement), None) is not None:
-                # Its comments and blank lines stay, above the statement that follows.
-                carried = [*(carried or []), *statement.leading_lines]  # type: ignore[union-attr]
-                continue
-            if carried is not None:
-                own = list(statement.leading_lines)  # type: ignore[union-attr]
-                if not body:
-                    # Now first in its block: the blank lines that set it apart from the
-                    # dropped statement would open the block.
-                    while own and own[0].comment is None:
-                        own.pop(0)
-                statement = statement.with_changes(leading_lines=[*carried, *own])
-                carried = None
-            body.append(statement)
-        return updated_node.with_changes(body=body)
+        return _without(updated_node, self._dropped)
 
     def _forget_constructor_import(self, tensor: cst.BaseExpression) -> None:
         """`from torch import tensor` goes if the dropped call was its last use."""
@@ -1190,6 +1278,115 @@ class HoistMaskConstant(TorchfixCodemod):
         return _insert_after_imports(replaced, constants)  # type: ignore[arg-type]
 
 
+@dataclass
+class _Frame:
+    """What the codemod knows about the function it is in."""
+
+    # tensor locals dropped so far → the constant their uses take
+    locals: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # `device = x.device` locals that may end up unused → (statement as read, as updated)
+    reads: dict[str, tuple[cst.CSTNode, cst.CSTNode]] = field(default_factory=dict)
+
+
+class _DropStatements(cst.CSTTransformer):
+    """Remove the statements with these ids from their blocks."""
+
+    def __init__(self, statements: dict[int, cst.CSTNode]) -> None:
+        super().__init__()
+        self._statements = statements
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        # The statements are known by their ids in the tree visited, not in the new one.
+        return _without(updated_node, self._statements, original_node.body)
+
+
+def _without(
+    block: cst.IndentedBlock,
+    dropped: dict[int, cst.CSTNode],
+    known_as: Sequence[cst.BaseStatement] | None = None,
+) -> cst.IndentedBlock:
+    """The block without the statements in `dropped` (which this removes from it).
+
+    `known_as`: the statements as `dropped` knows them, when not those of `block`.
+    """
+    body: list[cst.BaseStatement] = []
+    carried: list[cst.EmptyLine] | None = None  # None: nothing was dropped just before
+    for statement, key in zip(block.body, known_as or block.body, strict=True):
+        if dropped.pop(id(key), None) is not None:
+            # Its comments and blank lines stay, above the statement that follows.
+            carried = [*(carried or []), *statement.leading_lines]  # type: ignore[union-attr]
+            continue
+        if carried is not None:
+            lines = _merged(carried, list(statement.leading_lines))  # type: ignore[union-attr]
+            if not body:
+                # Now first in its block: blank lines would open the block.
+                while lines and lines[0].comment is None:
+                    lines.pop(0)
+            statement = statement.with_changes(leading_lines=lines)
+            carried = None
+        body.append(statement)
+    return block.with_changes(body=body)
+
+
+def _merged(first: list[cst.EmptyLine], second: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """Both lists of lines, with no more blank lines in a row than either had."""
+    def longest_run(lines: list[cst.EmptyLine]) -> int:
+        longest = run = 0
+        for line in lines:
+            run = run + 1 if line.comment is None else 0
+            longest = max(longest, run)
+        return longest
+
+    limit = max(longest_run(first), longest_run(second))
+    merged: list[cst.EmptyLine] = []
+    run = 0
+    for line in [*first, *second]:
+        run = run + 1 if line.comment is None else 0
+        if run <= limit:
+            merged.append(line)
+    return merged
+
+
+def _reads_name(body: cst.CSTNode, name: str, assignment: cst.CSTNode) -> bool:
+    """Whether `name` is read anywhere in `body` but in its own assignment.
+
+    Parameters of nested functions count as reads: that only ever keeps the assignment.
+    """
+    finder = _NameReads(name, assignment)
+    body.visit(finder)
+    return finder.found
+
+
+class _NameReads(cst.CSTVisitor):
+    def __init__(self, name: str, assignment: cst.CSTNode) -> None:
+        super().__init__()
+        self._name = name
+        self._assignment = assignment
+        self.found = False
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        if node is self._assignment:
+            assign = node.body[0]
+            if isinstance(assign, cst.Assign):
+                assign.value.visit(self)  # its own target is no read
+            return False
+        return not self.found
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # `x.device`: the attribute name is no variable
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # `device=device`: the keyword is no variable
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self._name:
+            self.found = True
+
+
 class _ReplaceNodes(cst.CSTTransformer):
     """Replace the nodes with these ids by a name."""
 
@@ -1225,6 +1422,10 @@ def _may_be_constant_tensor(node: ast.expr) -> bool:
     name = func.attr if isinstance(func, ast.Attribute) else (
         func.id if isinstance(func, ast.Name) else "")
     return name in _CONSTRUCTORS or name == "new_tensor"
+
+
+def _names_in(node: ast.expr) -> set[str]:
+    return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name)}
 
 
 def _is_large_literal(node: ast.expr) -> bool:
@@ -1284,7 +1485,6 @@ def _tensor_local_assignment(
         isinstance(small, cst.Assign)
         and len(small.targets) == 1
         and isinstance(small.targets[0].target, cst.Name)
-        and isinstance(small.value, cst.Call)
     ):
         return small.targets[0].target.value, small.value
     return None
