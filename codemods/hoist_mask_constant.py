@@ -143,13 +143,16 @@ class Dtype:
     kind: Literal["default", "literal", "of", "unknown"]
     name: str = ""  # the dtype for "literal"; ast.dump of the tensor for "of"
     root: str = ""  # for "of": the variable the tensor is read from
+    # False for a dtype given by `.to()`: a cast, which wraps or saturates out-of-range
+    # values where the constructor and masked_fill raise.
+    checked: bool = True
 
     def is_of(self, tensor: str | None) -> bool:
         return self.kind == "of" and self.name == tensor
 
 
-def dtype_of(tensor: ast.expr) -> Dtype:
-    return Dtype("of", dump(tensor), dotted(tensor)[0])
+def dtype_of(tensor: ast.expr, *, checked: bool = True) -> Dtype:
+    return Dtype("of", dump(tensor), dotted(tensor)[0], checked)
 
 
 @dataclass(frozen=True)
@@ -451,14 +454,20 @@ class ModuleFacts:
         if method == "type_as":
             if len(call.args) != 1 or call.keywords or not dotted(call.args[0]):
                 return None
-            return ConstantTensor(tensor.value, dtype_of(call.args[0]), _device_of(call.args[0]),
+            dtype = (
+                dtype_of(call.args[0], checked=False) if _held_exactly(tensor)
+                else Dtype("unknown")
+            )
+            return ConstantTensor(tensor.value, dtype, _device_of(call.args[0]),
                                   _root(call.args[0]))
         dtype, device, device_root = tensor.dtype, tensor.device, tensor.device_root
         for keyword in call.keywords:
             if keyword.arg == "dtype":
-                dtype = self._dtype_argument(keyword.value)
+                dtype = replace(self._dtype_argument(keyword.value), checked=False)
             elif keyword.arg == "device":
                 device, device_root = self._device_argument(keyword.value), _root(keyword.value)
+                if device is None:
+                    return None
             elif keyword.arg != "non_blocking":
                 return None
         if len(call.args) > 1:
@@ -469,14 +478,19 @@ class ModuleFacts:
             names = dotted(argument)
             if literal is not None:
                 dtype = Dtype("literal", literal)
+            elif len(names) > 1 and names[-1] == "dtype":  # `.to(x.dtype)`
+                dtype = dtype_of(argument.value, checked=False)  # type: ignore[attr-defined]
             elif isinstance(argument, ast.Constant) or (names and "device" in names[-1].lower()):
                 device, device_root = self._device_argument(argument), _root(argument)
+                if device is None:
+                    return None
             elif names:  # `.to(other_tensor)`: its dtype and device
-                dtype, device, device_root = dtype_of(argument), _device_of(argument), names[0]
+                dtype = dtype_of(argument, checked=False)
+                device, device_root = _device_of(argument), names[0]
             else:
                 return None
-        if device is None:
-            return None
+        if dtype != tensor.dtype and not _held_exactly(tensor):
+            dtype = Dtype("unknown")  # rounded twice: by the constructor, then by `.to`
         return ConstantTensor(tensor.value, dtype, device, device_root)
 
     # fill sites
@@ -535,6 +549,16 @@ def _bind(call: ast.Call, names: Sequence[str]) -> dict[str, tuple[ast.expr, Arg
             return None
         bound[keyword.arg] = (keyword.value, ArgRef(keyword=keyword.arg))
     return bound
+
+
+def _held_exactly(tensor: ConstantTensor) -> bool:
+    """Whether the tensor holds its constant unrounded."""
+    value, dtype = tensor.value, tensor.dtype
+    if not isinstance(value, Number):
+        return False
+    if dtype.kind == "default":
+        return holds_exactly(value.value, default_dtype(value.value))
+    return dtype.kind == "literal" and holds_exactly(value.value, dtype.name)
 
 
 def _root(node: ast.expr) -> str:
@@ -622,6 +646,11 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
             return Verdict(Safety.SAFE)
         return Verdict(Safety.UNSAFE, f"dtype=torch.{dtype.name} rounds {{constant}}: the "
                                       "fill value changes")
+    if dtype.is_of(target) and not dtype.checked:
+        if _cast_like_scalar(number):
+            return Verdict(Safety.SAFE)
+        return Verdict(Safety.UNSAFE, f"if {target_text} is an integer tensor, `.to` wraps "
+                                      "{constant} where masked_fill raises")
     if dtype.is_of(target):
         # Rounded to the target's own dtype, the value rounds the same either way; but a
         # scalar that overflows float16 raises where the float16 tensor held -inf.
@@ -633,6 +662,13 @@ def _masked_fill_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
         return Verdict(Safety.SAFE)
     return Verdict(Safety.UNSAFE, "the constant tensor's dtype is not known here and may "
                                   "round {constant}")
+
+
+def _cast_like_scalar(number: Scalar) -> bool:
+    """A cast to any dtype gives what masked_fill makes of the scalar (no overflow)."""
+    if isinstance(number, float):
+        return number.is_integer() and 0 <= number <= 127
+    return -128 <= number <= 127  # ints wrap into unsigned dtypes both ways
 
 
 def _exact_in(dtype: Dtype, target: str | None) -> str:
@@ -667,6 +703,9 @@ def _where_verdict(site: FillSite, tensor: ConstantTensor) -> Verdict:
         pass  # bool is the lowest category: it never decides a result dtype
     elif same_dtype:
         number = value.value
+        if not dtype.checked and not _cast_like_scalar(number):
+            return Verdict(Safety.UNSAFE, f"if {other_text} is an integer tensor, `.to` wraps "
+                                          "{constant} where torch.where promotes or raises")
         if isinstance(number, float) and math.isfinite(number):
             return Verdict(Safety.UNSAFE, f"the result becomes float32 if {other_text} is an "
                                           "integer tensor")

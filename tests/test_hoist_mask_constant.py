@@ -25,15 +25,27 @@ from torchfix.engine import EngineSettings, process_source
 
 torch = pytest.importorskip("torch")
 
+NUMBERS = (
+    "-1e9", "-1e8", "-1e4", "-10000", "-65504.0", "-65505.0", "-65519.0", "-1e30", "-1e39",
+    "0.1", "0.5", "-1.0", "0", "1", "-1", "127", "128", "-128", "-129", "255", "300", "-100",
+    "16777217", "True", "False", 'float("inf")', 'float("-inf")', 'float("nan")',
+)
 VALUES = (
-    "-1e9", "-1e8", "-1e4", "-10000", "-65504.0", "-65505.0", "-1e30", "-1e39", "0.1", "0.5",
-    "-1.0", "0", "1", "-1", "255", "-100", "True", "False", 'float("inf")', 'float("-inf")',
-    'float("nan")', "torch.finfo(x.dtype).min", "torch.finfo(torch.float16).min",
+    *NUMBERS, "torch.finfo(x.dtype).min", "torch.finfo(torch.float16).min",
     "torch.finfo(torch.float32).min",
 )
+FORMS = {
+    "to x": "torch.tensor({value}).to(x)",
+    "to x.dtype": "torch.tensor({value}).to(x.dtype)",
+    "to float16": "torch.tensor({value}, dtype=torch.float16).to(x.dtype)",
+    "type_as x": "torch.tensor({value}).type_as(x)",
+    "new_tensor": "x.new_tensor({value})",
+    "scalar_tensor": "torch.scalar_tensor({value})",
+    "to y": "torch.tensor({value}).to(y)",
+}
 DTYPES = (
     "", "torch.float32", "torch.float16", "torch.bfloat16", "torch.float64", "torch.int64",
-    "torch.uint8", "torch.bool", "x.dtype", "y.dtype",
+    "torch.uint8", "torch.bool", "x.dtype", "y.dtype", *FORMS,
 )
 TENSOR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int64", "int32", "uint8", "bool")
 FACTS = ModuleFacts.of(ast.parse("import torch\n"))
@@ -72,6 +84,9 @@ def _creation_fails(value: str, dtype: str, scope: dict) -> bool:
 
 
 def _constructor(value: str, dtype: str) -> str:
+    """A constant tensor of `value`; `dtype` may also name another form (see FORMS)."""
+    if dtype in FORMS:
+        return FORMS[dtype].format(value=value)
     return f"torch.tensor({value}, dtype={dtype})" if dtype else f"torch.tensor({value})"
 
 
@@ -95,7 +110,7 @@ def test_finfo_table_matches_torch():
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int64",
                                    "int8", "uint8", "bool"])
 def test_holds_exactly_matches_torch(dtype):
-    for text in VALUES[:21]:
+    for text in NUMBERS:
         value = eval(text)
         try:
             held = torch.tensor(value, dtype=getattr(torch, dtype)).item()

@@ -30,3 +30,8 @@ class CausalSelfAttention(nn.Module):
         return att.masked_fill(mask, th.tensor(th.finfo(th.float16).min)).masked_fill(
             mask.isnan(), th.tensor(-1e4, dtype=th.float16, device=att.device)
         )
+
+    def relative(self, att: th.Tensor, far: th.Tensor) -> th.Tensor:
+        return att.masked_fill(far, th.tensor(-1e4).to(att.device)).masked_fill(
+            far.isnan(), th.tensor(-1e9).to(att.device)
+        )

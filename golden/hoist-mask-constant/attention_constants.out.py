@@ -30,3 +30,8 @@ class CausalSelfAttention(nn.Module):
         return att.masked_fill(mask, th.finfo(th.float16).min).masked_fill(
             mask.isnan(), -1e4
         )
+
+    def relative(self, att: th.Tensor, far: th.Tensor) -> th.Tensor:
+        return att.masked_fill(far, -1e4).masked_fill(
+            far.isnan(), -1e9
+        )

@@ -9,6 +9,7 @@ def reduce_labels(label: torch.Tensor) -> torch.Tensor:
 def match(scores: torch.Tensor, indices: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     indices = torch.where(valid, indices, indices.new_tensor(-1))
     scores = torch.where(valid, scores, torch.tensor(float("nan"), dtype=scores.dtype))
+    # float32 first: the float64 limit would have become -inf before `.to(scores)`.
     return torch.where(valid, scores, torch.tensor(torch.finfo(scores.dtype).min).to(scores))
 
 

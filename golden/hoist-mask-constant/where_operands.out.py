@@ -9,7 +9,8 @@ def reduce_labels(label: torch.Tensor) -> torch.Tensor:
 def match(scores: torch.Tensor, indices: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     indices = torch.where(valid, indices, -1)
     scores = torch.where(valid, scores, float("nan"))
-    return torch.where(valid, scores, torch.finfo(scores.dtype).min)
+    # float32 first: the float64 limit would have become -inf before `.to(scores)`.
+    return torch.where(valid, scores, torch.tensor(torch.finfo(scores.dtype).min).to(scores))
 
 
 def masked_entropy(logits: torch.Tensor, probs: torch.Tensor, masks: torch.Tensor):
