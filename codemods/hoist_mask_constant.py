@@ -1002,17 +1002,20 @@ class HoistMaskConstant(TorchfixCodemod):
     Rewrites `x.masked_fill(mask, torch.tensor(C, device=..., dtype=...))` into
     `x.masked_fill(mask, C)`, where `C` is a constant: a number, `float("-inf")`,
     `math.inf`, `torch.finfo(...).min`, or an UPPER_CASE name or attribute. The same goes
-    for `masked_fill_`, `torch.masked_fill`, `x.new_tensor(C)`, `torch.tensor(C).to(...)`
-    and the constant operand of `torch.where(cond, a, b)`. A local assigned such a tensor
-    and used only as a fill value in its function goes, and its uses take `C`. With
-    `--unsafe-fixes`, a large fill value written out three times or more in a module
-    (`-1e9`, `-1e4`, ...) becomes one module-level UPPER_CASE constant.
+    for `masked_fill_`, `torch.masked_fill`, `torch.as_tensor(C)`, `torch.scalar_tensor(C)`,
+    `x.new_tensor(C)`, `torch.tensor(C).to(...)` and the constant operand of
+    `torch.where(cond, a, b)`. A local assigned such a tensor and used only as fill value
+    in its function goes, and its uses take `C`; so does a `device = x.device` local that
+    only those constant tensors read, and a `from torch import tensor` left unused. With
+    `--unsafe-fixes`, a large fill value (`|C| >= 1000`) that fills three masks or more in
+    a module becomes one module-level UPPER_CASE constant (`MASK_FILL_VALUE = -1e9`).
 
     ## Why
     `torch.tensor(C, device=x.device)` runs on every call, usually in the hot path of a
     forward pass: it allocates a tensor and, on a GPU, copies it from the host; and
-    `masked_fill` then reads that device tensor back with `.item()`, a synchronization.
-    `masked_fill` and `torch.where` take Python scalars, which cost none of this.
+    `masked_fill` then reads a 0-dim value tensor back with `.item()`, which on a GPU is a
+    synchronization. `masked_fill` and `torch.where` take Python scalars, which cost none
+    of this.
 
     ## Example
     ```python
@@ -1026,29 +1029,38 @@ class HoistMaskConstant(TorchfixCodemod):
     ```
 
     ## Fix safety
-    Checked against torch 2.13: `masked_fill` converts a 0-dim value tensor with `.item()`
-    and then exactly like a scalar, overflow check included, so both forms agree whenever
-    the constant tensor holds `C` unrounded. The fix is **safe** when it does: a float
-    exact in float32 without `dtype=` (`-1e9`, `-1e8`, `-inf`; not `0.1` or `-1e30`, which
-    float64 tensors would then get unrounded), a `dtype=` that holds `C` exactly, or
-    `dtype=x.dtype` of the tensor filled with `|C| <= 65504`. `C` beyond float16 with
-    `dtype=x.dtype` is **unsafe**: `torch.tensor(-1e9, dtype=torch.float16)` is `-inf`,
+    Checked against torch 2.13 (CPU; the tests compare both forms for every dtype):
+    `masked_fill` reads a 0-dim value tensor with `.item()` and converts that number to the
+    filled tensor's dtype exactly as it converts a Python scalar, overflow check included.
+    So the fix is **safe** when the constant tensor holds `C` unrounded and `.item()` gives
+    a number of `C`'s kind: a float exact in float32 without `dtype=` (`-1e9`, `-1e8`,
+    `-inf`; not `0.1` or `-1e30`, which a float64 tensor would then get unrounded), a
+    `dtype=` that holds `C` exactly, or `dtype=x.dtype` of the tensor filled with
+    `|C| <= 65504` or infinite. `C` beyond float16 with `dtype=x.dtype` (or
+    `x.new_tensor(C)`) is **unsafe**: `torch.tensor(-1e9, dtype=torch.float16)` is `-inf`,
     while `x_fp16.masked_fill(m, -1e9)` raises "value cannot be converted to type
-    c10::Half without overflow". `torch.finfo(x.dtype).min` is safe with `dtype=x.dtype`
-    and unsafe without (float32 rounds the float64 limit to `-inf`).
+    c10::Half without overflow" (`torch.tensor(-1e9)` without `dtype=` raises there too,
+    before and after). `torch.finfo(x.dtype).min` is safe with `dtype=x.dtype` and unsafe
+    without (float32 rounds the float64 limit to `-inf`). A `.to(x)` cast wraps into
+    integer dtypes where the scalar raises, so only small integers are safe through it.
 
-    `torch.where` never raises on overflow, but it promotes a 0-dim tensor against the
-    other operand where it would not promote a scalar: with a default-dtype constant, a
-    0-dim float16 operand (a loss, say) gives float32 before the fix and float16 after.
-    So a `torch.where` fix is safe only with `dtype=` of the other operand (or a bool
-    constant), and, for a finite float constant, unsafe even then (an integer operand
-    would turn the result float32). `device=` is dropped only when it is the other
-    operand's device or the CPU. Everything else is unsafe: UPPER_CASE constants defined
-    in another module (their value is not known here), `dtype=` of some other tensor, or
-    an explicit `dtype=` that rounds `C`. Constants with `requires_grad=True`, tensors of
-    non-constant data (`torch.tensor(values)`, `torch.tensor(self.bias)`), a `torch.where`
-    whose two operands are both constants, and constant tensors used any other way are
-    left alone, as are locals used other than as fill values or assigned more than once.
+    `torch.where` never raises on float overflow, but it promotes a 0-dim tensor against
+    the other operand where it would not promote a scalar: with a default-dtype constant,
+    a 0-dim float16 operand (a loss, say) gives float32 before the fix and float16 after.
+    So a `torch.where` fix is safe only with `dtype=` of the other operand and an integer
+    other than 0 and 1 (a bool operand would turn int64), an infinity or NaN, or
+    `torch.finfo(other.dtype)`; or with a bool constant. A finite float is unsafe even
+    then (an integer operand would turn the result float32). `device=` is dropped only
+    when it is the other operand's device or the CPU; code that raised before (a CUDA
+    constant beside CPU tensors, a constant that did not fit its dtype) may work after.
+
+    Everything else is unsafe: UPPER_CASE constants defined in another module (their value
+    is not known here), `dtype=` of some other tensor or of a variable that changes before
+    a use, an explicit `dtype=` that rounds `C`. Constants with `requires_grad=True`,
+    tensors of non-constant data (`torch.tensor(values)`, `torch.tensor(self.bias)`), a
+    `torch.where` whose two operands are both constants, constant tensors used any other
+    way, constructors with a comment inside, and locals used other than as fill values or
+    bound more than once are left alone.
 
     Hoisting is always unsafe: choosing a name is a human decision, and TorchScript cannot
     read module-level floats (files that mention `jit` or `script` are never hoisted).
