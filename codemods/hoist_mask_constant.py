@@ -1082,21 +1082,20 @@ class HoistMaskConstant(TorchfixCodemod):
         tensor_assignments: dict[str, list[int]] = {}
         read_by_constructors: set[str] = set()
         read_assignments: dict[str, list[int]] = {}  # `device = x.device` and the like
+        calls: list[tuple[str, ast.Call]] = []
+        fill_names = set(_FILL_CALL_NAMES)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else (
                     func.id if isinstance(func, ast.Name) else "")
-                if name not in _FILL_CALL_NAMES or not node.args:
-                    continue
-                for operand in [*node.args[1:], *(k.value for k in node.keywords)]:
-                    if isinstance(operand, ast.Name):
-                        name_operands.setdefault(operand.id, []).append(node.lineno)
-                    elif _may_be_constant_tensor(operand):
-                        lines.add(node.lineno)
-                        read_by_constructors.update(_names_in(operand))
-                    elif _is_large_literal(operand):
-                        lines.add(node.lineno)
+                if node.args and (name in _FILL_CALL_NAMES or isinstance(func, ast.Name)):
+                    calls.append((name, node))
+            elif isinstance(node, ast.ImportFrom) and node.module == "torch":
+                fill_names.update(  # `from torch import where as masked_where`
+                    alias.asname for alias in node.names
+                    if alias.asname and alias.name in _FILL_CALL_NAMES
+                )
             elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], ast.Name
             ):
@@ -1106,6 +1105,17 @@ class HoistMaskConstant(TorchfixCodemod):
                     read_by_constructors.update(_names_in(node.value))
                 elif dotted(node.value):
                     read_assignments.setdefault(target, []).append(node.lineno)
+        for name, node in calls:
+            if name not in fill_names:
+                continue
+            for operand in [*node.args[1:], *(k.value for k in node.keywords)]:
+                if isinstance(operand, ast.Name):
+                    name_operands.setdefault(operand.id, []).append(node.lineno)
+                elif _may_be_constant_tensor(operand):
+                    lines.add(node.lineno)
+                    read_by_constructors.update(_names_in(operand))
+                elif _is_large_literal(operand):
+                    lines.add(node.lineno)
         for name in name_operands.keys() & tensor_assignments.keys():
             lines.update(name_operands[name])
             lines.update(tensor_assignments[name])

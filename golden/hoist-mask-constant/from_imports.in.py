@@ -1,6 +1,7 @@
 from math import inf
 
 from torch import Tensor, scalar_tensor, tensor, where
+from torch import masked_fill as fill_where
 
 
 def masked_max(x: Tensor, mask: Tensor) -> Tensor:
@@ -17,3 +18,7 @@ def probs(p: Tensor, mask: Tensor) -> Tensor:
 
 def as_tensor_batch(values: list) -> Tensor:
     return tensor(values)  # still needs the import
+
+
+def pad(x: Tensor, padding: Tensor) -> Tensor:
+    return fill_where(x, padding, tensor(0.0))
