@@ -7,12 +7,14 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 from codemods.amp_api import AmpApi
 from codemods.atomic_save import AtomicSave
 from codemods.clamp_log_ratio import ClampLogRatio
+from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.strict_load_state_dict import StrictLoadStateDict
 from torchfix.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     AmpApi,
     StrictLoadStateDict,
+    HoistMaskConstant,
     ClampLogRatio,
     AtomicSave,
 )

@@ -1,0 +1,32 @@
+# golden-args: --unsafe-fixes
+"""Transformer blocks with additive and masked attention."""
+import math
+
+import torch
+from torch import nn
+
+MASK_FILL_VALUE = -1e9
+
+
+class EncoderLayer(nn.Module):
+    def attend(self, q: torch.Tensor, k: torch.Tensor, pad: torch.Tensor) -> torch.Tensor:
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores.masked_fill(pad[:, None, None, :], MASK_FILL_VALUE)
+        return scores.softmax(-1)
+
+
+class DecoderLayer(nn.Module):
+    def attend(self, q: torch.Tensor, k: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores.masked_fill(causal, MASK_FILL_VALUE)
+        return scores.softmax(-1)
+
+    def cross(self, scores: torch.Tensor, memory_mask: torch.Tensor) -> torch.Tensor:
+        return torch.where(memory_mask, scores, MASK_FILL_VALUE).softmax(-1)
+
+    def small_values(self, a, b, c, mask):
+        # Zeros and small sentinels are not worth a name.
+        return a.masked_fill(mask, 0.0), b.masked_fill(mask, 0.0), c.masked_fill(mask, 0.0)
+
+    def twice(self, a, b, mask):
+        return a.masked_fill(mask, -1e4), b.masked_fill(mask, -1e4)

@@ -1,0 +1,15 @@
+import torch
+from torch.distributions import Categorical
+
+from .leyline import MASKED_LOGIT_VALUE
+
+
+class MaskedCategorical(Categorical):
+    def __init__(self, logits: torch.Tensor, mask: torch.Tensor) -> None:
+        mask_value = torch.tensor(MASKED_LOGIT_VALUE, device=logits.device, dtype=logits.dtype)
+        self.masked_logits = logits.masked_fill(~mask, mask_value)
+        super().__init__(logits=self.masked_logits)
+
+
+def penalize(scores: torch.Tensor, banned: torch.Tensor, config) -> torch.Tensor:
+    return scores.masked_fill(banned, torch.tensor(config.BANNED_SCORE))

@@ -1,0 +1,18 @@
+import torch
+
+
+def decode(step_logits: list, mask: torch.Tensor) -> list:
+    logits = step_logits[0]
+    fill = torch.tensor(-1e4, dtype=logits.dtype)
+    out = []
+    for step in step_logits:
+        out.append(logits.masked_fill(~mask, fill))
+        # From here on `logits` may be float16, while `fill` kept the first step's dtype.
+        logits = step.half()
+    return out
+
+
+def rescore(scores: torch.Tensor, banned: torch.Tensor) -> torch.Tensor:
+    fill = torch.tensor(-1e4, dtype=scores.dtype, device=scores.device)
+    scores = scores.masked_fill(banned, fill)  # rebinds `scores` after reading it
+    return scores.softmax(-1)
