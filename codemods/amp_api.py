@@ -214,7 +214,8 @@ class AmpApi(TorchfixCodemod):
     fix_safety = "safe, unsafe"
     options = (
         Option("min-torch", "2.4", "Oldest torch the code supports; replacements that need "
-                                   "a newer one are reported instead of applied."),
+                                   "a newer one are reported instead of applied.",
+               check=lambda value: parse_version(str(value))),
     )
 
     @classmethod
@@ -263,8 +264,7 @@ class AmpApi(TorchfixCodemod):
     # -- planning --------------------------------------------------------------------
 
     def visit_Module(self, node: cst.Module) -> None:
-        # The engine builds codemods outside its error handling; read the option here so
-        # that a bad value is reported per file instead of aborting the run.
+        # The configuration already rejected a malformed value (Option.check).
         self._min_torch = parse_version(str(self.option("min-torch")))
         tree = self.settings.python_tree
         if tree is None:

@@ -225,6 +225,7 @@ class ClampLogRatio(TorchfixCodemod):
             DEFAULT_BOUND,
             "The log-ratio is clamped to [-bound, bound] before exp (20.0: ratios within "
             "2e-9 and 5e8).",
+            check=lambda value: _checked_bound(value),
         ),
     )
 
@@ -296,8 +297,8 @@ class ClampLogRatio(TorchfixCodemod):
         self._check_calls: set[cst.Call] = set()
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        # Configuration checks only the option's type; a bound that is not positive and
-        # finite fails here, as this file's error, rather than crashing the whole run.
+        # The configuration already rejected a bad bound (Option.check); this also guards
+        # callers that build settings by hand.
         self._bound = _checked_bound(self.option("bound"))
         return super().transform_module_impl(tree)
 

@@ -98,3 +98,16 @@ def test_invalid_min_torch_fails_the_file_not_the_run():
     result = process_source(TRAINER.encode(), Path("trainer.py"), settings)
     assert result.error is not None
     assert "min-torch must look like '2.4', got 'latest'" in result.error.message
+
+
+def test_invalid_min_torch_in_pyproject_is_a_usage_error(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from torchfix.cli import app
+
+    (tmp_path / "pyproject.toml").write_text('[tool.torchfix.amp-api]\nmin-torch = "latest"\n')
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["check", "."])
+    assert result.exit_code == 2
+    assert "[tool.torchfix.amp-api] min-torch: amp-api: min-torch must look like" in result.stderr

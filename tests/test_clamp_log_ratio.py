@@ -74,3 +74,10 @@ def test_bound_of_the_wrong_type_is_a_usage_error(tmp_path):
     code, output = _cli(tmp_path, '[tool.torchfix.clamp-log-ratio]\nbound = "20"\n')
     assert code == 2, output
     assert (tmp_path / "ppo.py").read_text(encoding="utf-8") == SOURCE
+
+
+def test_unusable_bound_in_pyproject_is_a_usage_error(tmp_path):
+    code, output = _cli(tmp_path, "[tool.torchfix.clamp-log-ratio]\nbound = -3.0\n")
+    assert code == 2, output
+    assert "[tool.torchfix.clamp-log-ratio] bound: clamp-log-ratio: bound must be" in output
+    assert (tmp_path / "ppo.py").read_text(encoding="utf-8") == SOURCE

@@ -54,6 +54,9 @@ class Option:
     name: str  # kebab-case key used in configuration
     default: bool | int | float | str
     help: str
+    # Called with a configured value of the right type; raises ValueError (whose message
+    # is shown to the user as a configuration error) for values the codemod cannot use.
+    check: Callable[[Any], object] | None = None
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,13 @@ def validate_options(path: Path, codemod: Any, given: Mapping[str, Any]) -> dict
                 f"{path}: [tool.torchfix.{codemod.name}] {key} must be "
                 f"{type(default).__name__}, got {value!r}"
             )
+        if declared[key].check is not None:
+            try:
+                declared[key].check(value)
+            except ValueError as exc:
+                raise ConfigError(
+                    f"{path}: [tool.torchfix.{codemod.name}] {key}: {exc}"
+                ) from exc
         checked[key] = value
     return checked
 

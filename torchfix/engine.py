@@ -283,18 +283,18 @@ def _run_codemod(
     may_act, focus = source.focus(codemod)
     if not may_act:
         return source.tree, []
-    instance = codemod(
-        CodemodContext(filename=str(path)),
-        CodemodSettings(
-            unsafe_fixes=settings.unsafe_fixes,
-            options=settings.options.get(codemod.name, {}),
-            suppressions=suppressions,
-            fresh_tree=True,  # every tree given to a codemod comes straight from the parser
-            focus=focus,
-            python_tree=source.python_tree,
-        ),
-    )
     try:
+        instance = codemod(
+            CodemodContext(filename=str(path)),
+            CodemodSettings(
+                unsafe_fixes=settings.unsafe_fixes,
+                options=settings.options.get(codemod.name, {}),
+                suppressions=suppressions,
+                fresh_tree=True,  # every tree given to a codemod comes straight from the parser
+                focus=focus,
+                python_tree=source.python_tree,
+            ),
+        )
         new_tree = instance.transform_module(source.tree)
     except RecursionError:
         raise

@@ -1,8 +1,9 @@
 """Golden cases: `golden/<codemod>/<case>.in.py` → `<case>.out.py`, run through the CLI.
 
 A case with no `.out.py` must come out unchanged. An optional `<case>.check.txt` holds the
-exact `torchfix check` output expected for the input. The first lines of an input may
-carry directives for the harness:
+exact `torchfix check` output expected for the input, and an optional `<case>.toml` is
+placed beside it as `pyproject.toml` (codemod options, e.g. `[tool.torchfix.<name>]`).
+The first lines of an input may carry directives for the harness:
 
     # golden-args: --unsafe-fixes
     # golden-path: tests/test_model.py
@@ -27,6 +28,7 @@ from pathlib import Path
 IN_SUFFIX = ".in.py"
 OUT_SUFFIX = ".out.py"
 CHECK_SUFFIX = ".check.txt"
+CONFIG_SUFFIX = ".toml"
 _ARGS_DIRECTIVE = b"# golden-args:"
 _PATH_DIRECTIVE = b"# golden-path:"
 
@@ -52,6 +54,11 @@ class GoldenCase:
     @property
     def expected_path(self) -> Path | None:
         path = self.input_path.with_name(self.name + OUT_SUFFIX)
+        return path if path.is_file() else None
+
+    @property
+    def config_path(self) -> Path | None:
+        path = self.input_path.with_name(self.name + CONFIG_SUFFIX)
         return path if path.is_file() else None
 
     @property
@@ -94,6 +101,8 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         target = Path(filename)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(source)
+        if case.config_path is not None:
+            Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
             code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
             wanted = case.check_path.read_text(encoding="utf-8")
