@@ -405,12 +405,14 @@ def explain(name: Annotated[str, typer.Argument(help="A codemod name.")]) -> Non
         codemod = registry.get(name)
     except registry.UnknownCodemodError as exc:
         _usage_error(str(exc))
-    stdout.print(Markdown(f"# {codemod.name}\n\n{inspect.getdoc(codemod) or codemod.summary}"))
+    text = f"# {codemod.name}\n\n{inspect.getdoc(codemod) or codemod.summary}"
     if codemod.options:
-        stdout.print(Markdown("## Options\n\n" + "\n".join(
+        text += "\n\n## Options\n\n" + "\n".join(
             f"- `{option.name}` (default `{option.default!r}`): {option.help}"
             for option in codemod.options
-        )))
+        )
+    # Wrapped to the terminal (or 80 columns), code blocks included: nothing is cut off.
+    stdout.print(Markdown(text), soft_wrap=False)
 
 
 @app.command()
