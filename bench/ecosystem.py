@@ -1,0 +1,166 @@
+"""The ecosystem check: every codemod, unsafe fixes included, over real PyTorch projects.
+
+    python bench/ecosystem.py                    # every project in bench/corpus.py
+    python bench/ecosystem.py timm trl           # just these
+    python bench/ecosystem.py --out results/     # where the diffs and summary go
+
+For each project it reports files, files changed, changes per codemod, crashes (internal
+errors), outputs that fail to parse, files a second run would change again, time and
+peak RSS — the last three must be zero. The full diff of every project is saved so a
+person can read it (`<out>/<project>.diff`), with `summary.json` beside it.
+
+Each project runs in its own process, so its time and peak RSS are its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import libcst
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import PROJECTS, ensure
+
+from torchfix import registry
+from torchfix.diffs import unified_diff
+from torchfix.engine import EngineSettings, process_source
+from torchfix.pipeline import RunOptions, run
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+
+
+def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
+    """Run in a child process: rewrite the project in memory and check every output."""
+    options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
+    started = time.perf_counter()
+    outcome = run([folder], options)
+    seconds = time.perf_counter() - started
+    again_settings = EngineSettings(codemods=outcome.settings.codemods, unsafe_fixes=True)
+
+    changes: Counter[str] = Counter()
+    crashes: list[str] = []
+    unparsable: list[str] = []
+    unstable: list[str] = []
+    input_errors = 0
+    diff_parts: list[bytes] = []
+    for result in outcome.results:
+        relative = result.path.relative_to(folder).as_posix()
+        if result.error is not None:
+            if result.error.internal:
+                crashes.append(f"{relative}: {result.error.message}")
+            else:
+                input_errors += 1
+        for change in result.changes:
+            if change.applied:
+                changes[change.codemod] += 1
+        rewrite = result.rewrite()
+        if rewrite is None:
+            continue
+        old, new = rewrite
+        diff_parts.append(unified_diff(old, new, f"{name}/{relative}"))
+        try:  # checked independently of the engine's own verification
+            libcst.parse_module(new)
+            compile(new, relative, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        except Exception as exc:
+            unparsable.append(f"{relative}: {type(exc).__name__}: {exc}")
+            continue
+        second = process_source(new, result.path, again_settings)
+        if second.output is not None or (second.error and second.error.internal):
+            unstable.append(relative)
+
+    (out / f"{name}.diff").write_bytes(b"".join(diff_parts))
+    return {
+        "project": name,
+        "files": len(outcome.results),
+        "parsed": sum(result.parsed for result in outcome.results),
+        "files_changed": sum(result.changed for result in outcome.results),
+        "changes": dict(sorted(changes.items())),
+        "input_errors": input_errors,
+        "crashes": crashes,
+        "unparsable_outputs": unparsable,
+        "second_run_changes": unstable,
+        "seconds": round(seconds, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("projects", nargs="*", default=list(PROJECTS))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.child:
+        name, folder = args.child
+        print(json.dumps(check_project(name, Path(folder), args.out)))
+        return
+
+    rows = []
+    for name, folder in ensure(args.projects).items():
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--out", str(args.out), "--child", name, str(folder)],
+            stdout=subprocess.PIPE,
+        )
+        output = child.stdout.read() if child.stdout else b""
+        _, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            rows.append({"project": name, "crashes": ["the check itself failed"],
+                         "files": 0, "files_changed": 0, "changes": {}, "seconds": 0,
+                         "unparsable_outputs": [], "second_run_changes": [],
+                         "input_errors": 0, "parsed": 0, "peak_rss_mb": 0})
+            continue
+        row = json.loads(output)
+        row["peak_rss_mb"] = round(usage.ru_maxrss / 1024)
+        rows.append(row)
+        print(f"{name}: {row['files']} files, {row['files_changed']} changed, "
+              f"{sum(row['changes'].values())} changes, {len(row['crashes'])} crashes",
+              file=sys.stderr)
+    (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
+    _print_table(rows)
+
+
+def _print_table(rows: list[dict]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    codemods = [codemod.name for codemod in registry.all_codemods()]
+    table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
+    for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
+                   "unstable", "input errors", "s", "RSS MB"):
+        table.add_column(column, justify="left" if column == "project" else "right")
+    totals: Counter[str] = Counter()
+    for row in rows:
+        counts = [row["changes"].get(name, 0) for name in codemods]
+        totals.update(dict(zip(codemods, counts, strict=True)))
+        table.add_row(
+            row["project"], str(row["files"]), str(row["files_changed"]),
+            *map(str, counts), str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
+            str(len(row["second_run_changes"])), str(row["input_errors"]),
+            f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
+        )
+    table.add_row(
+        "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
+        *(str(totals[name]) for name in codemods),
+        str(sum(len(r["crashes"]) for r in rows)),
+        str(sum(len(r["unparsable_outputs"]) for r in rows)),
+        str(sum(len(r["second_run_changes"]) for r in rows)),
+        str(sum(r["input_errors"] for r in rows)),
+        f"{sum(r['seconds'] for r in rows):.1f}", str(max(r["peak_rss_mb"] for r in rows)),
+        style="bold",
+    )
+    Console(width=200).print(table)
+    for row in rows:
+        for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"]):
+            print(f"{row['project']}: {problem}")
+
+
+if __name__ == "__main__":
+    main()
