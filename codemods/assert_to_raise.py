@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -213,7 +214,7 @@ class AssertToRaise(TorchfixCodemod):
         else:
             call = self._exception_call(updated, decision, indent + len(self._default_indent()))
             replacement = cst.If(
-                test=failure_test(updated.test),
+                test=self._if_test(updated.test, indent),
                 body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]),
             )
         message = f"assert is stripped by python -O: raise {decision.exception} instead"
@@ -223,18 +224,32 @@ class AssertToRaise(TorchfixCodemod):
             message += f" ({decision.reason})"
         return self.fix(original, updated, replacement, message, safety)
 
+    def _if_test(self, condition: cst.BaseExpression, indent: int) -> cst.BaseExpression:
+        """The failure test, on one line where it was split only to fit the assert's width."""
+        joined = one_line(condition)
+        if joined is not None and joined is not condition:
+            test = failure_test(joined)
+            if indent + len(f"if {_NO_CODE.code_for_node(test)}:") <= self._line_length():
+                return test
+        return failure_test(condition)
+
+    def _line_length(self) -> int:
+        return int(self.option("line-length"))
+
     def _exception_call(self, assertion: cst.Assert, decision: Decision, indent: int) -> cst.Call:
         """`ValueError(<message>)`, with the message on a line of its own when too long."""
         call = cst.Call(
             func=cst.Name(decision.exception), **_message_arguments(assertion, decision)
         )
+        if _aligned_for_the_assert(assertion.msg):
+            return _exploded(call, self._default_indent(), relay=True)
         one_line = f"raise {_NO_CODE.code_for_node(call)}"
         if "\n" in one_line:
             return call  # the message keeps its own layout
         longest_before = max(
             len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
         )
-        limit = max(int(self.option("line-length")), indent + longest_before)
+        limit = max(self._line_length(), indent + longest_before)
         if indent + len(one_line) <= limit:
             return call
         return _exploded(call, self._default_indent())
@@ -284,15 +299,57 @@ def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSma
     return [*head, last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]
 
 
-def _exploded(call: cst.Call, indent: str) -> cst.Call:
-    """`f(a)` → `f(\n    a\n)`: the argument on its own line, one level in."""
+def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
+    """`f(a)` → `f(\n    a\n)`: the argument on its own line(s), one level in.
+
+    With `relay`, the line breaks between the parts of a concatenated string move to the
+    same indent (they were aligned under the assert, or continued with backslashes).
+    """
     (argument,) = call.args
+    value = argument.value
+    if relay and isinstance(value, cst.ConcatenatedString):
+        value = _hanging_parts(value, indent)
+    closing = argument.whitespace_after_arg
+    if isinstance(closing, cst.ParenthesizedWhitespace):
+        closing = closing.with_changes(indent=True, last_line=cst.SimpleWhitespace(""))
+    else:
+        closing = cst.ParenthesizedWhitespace(indent=True)
     return call.with_changes(
         whitespace_before_args=cst.ParenthesizedWhitespace(
             indent=True, last_line=cst.SimpleWhitespace(indent)
         ),
-        args=[argument.with_changes(whitespace_after_arg=cst.ParenthesizedWhitespace(indent=True))],
+        args=[argument.with_changes(value=value, whitespace_after_arg=closing)],
     )
+
+
+def _hanging_parts(text: cst.ConcatenatedString, indent: str) -> cst.ConcatenatedString:
+    """Each part of `"a" "b"` that starts a line starts it at `indent` (comments kept)."""
+    between = text.whitespace_between
+    if isinstance(between, cst.ParenthesizedWhitespace):
+        between = between.with_changes(indent=True, last_line=cst.SimpleWhitespace(indent))
+    elif "\\" in between.value:
+        between = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
+    right = text.right
+    if isinstance(right, cst.ConcatenatedString):
+        right = _hanging_parts(right, indent)
+    return text.with_changes(whitespace_between=between, right=right)
+
+
+def _aligned_for_the_assert(message: cst.BaseExpression | None) -> bool:
+    """A multi-line string concatenation laid out for the assert's line, not a call's.
+
+    `assert x, "a" \\` + newline + `"b"`, or `assert x, ("a"` + newline + aligned `"b")`:
+    in `raise ValueError(...)` those continuation lines would sit at odd columns.
+    A message in parentheses with a line break right after `(` has a hanging indent,
+    which moves along with the block.
+    """
+    if not isinstance(message, cst.ConcatenatedString):
+        return False
+    if "\n" not in _NO_CODE.code_for_node(message):
+        return False
+    if not message.lpar:
+        return True
+    return not isinstance(message.lpar[0].whitespace_after, cst.ParenthesizedWhitespace)
 
 
 # -- the new condition -------------------------------------------------------------------
@@ -320,7 +377,6 @@ _NO_CODE = cst.Module(body=[])
 
 def failure_test(condition: cst.BaseExpression) -> cst.BaseExpression:
     """The test that is true exactly when the assert would fail."""
-    condition = _joined(condition)
     if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
         target = condition.comparisons[0]
         flipped = _flipped(target.operator)
@@ -329,7 +385,7 @@ def failure_test(condition: cst.BaseExpression) -> cst.BaseExpression:
                 condition.with_changes(comparisons=[target.with_changes(operator=flipped)])
             )
     if isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not):
-        inner = _joined(condition.expression)
+        inner = condition.expression
         # `(not x)` → `(x)`: parentheses that may hold comments move to the operand.
         inner = inner.with_changes(
             lpar=[*condition.lpar, *inner.lpar], rpar=[*inner.rpar, *condition.rpar]
@@ -342,45 +398,74 @@ def failure_test(condition: cst.BaseExpression) -> cst.BaseExpression:
     return cst.UnaryOperation(operator=cst.Not(), expression=condition)
 
 
-def _joined(expression: cst.BaseExpression) -> cst.BaseExpression:
-    """Undo a formatter's split of a condition that was only long because of its message.
+class _OneLine(cst.CSTTransformer):
+    """Every line break in an expression replaced by the space a formatter puts there."""
 
-    `assert (\n    x > 0\n), "..."` and `assert isinstance(\n    x, T\n), "..."` hold one
-    line of code between a bracket pair broken over lines with nothing else (no comment,
-    no trailing comma): as an `if` test it goes back on one line.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
+        changes = {}
+        for name in (item.name for item in dataclasses.fields(updated_node)):
+            value = getattr(updated_node, name)
+            if isinstance(value, cst.ParenthesizedWhitespace) or (
+                isinstance(value, cst.SimpleWhitespace) and "\\" in value.value
+            ):
+                tight = (type(updated_node), name) in _NO_SPACE
+                changes[name] = cst.SimpleWhitespace("" if tight else " ")
+        return updated_node.with_changes(**changes) if changes else updated_node
+
+
+# Whitespace that is empty on one line: inside brackets, before commas, around dots, ...
+_NO_SPACE = frozenset(
+    {
+        (cst.Arg, "whitespace_after_arg"), (cst.Arg, "whitespace_after_star"),
+        (cst.AssignEqual, "whitespace_after"), (cst.AssignEqual, "whitespace_before"),
+        (cst.Call, "whitespace_after_func"), (cst.Call, "whitespace_before_args"),
+        (cst.Colon, "whitespace_before"), (cst.Comma, "whitespace_before"),
+        (cst.DictElement, "whitespace_before_colon"), (cst.Dot, "whitespace_after"),
+        (cst.Dot, "whitespace_before"), (cst.LeftCurlyBrace, "whitespace_after"),
+        (cst.LeftParen, "whitespace_after"), (cst.LeftSquareBracket, "whitespace_after"),
+        (cst.RightCurlyBrace, "whitespace_before"), (cst.RightParen, "whitespace_before"),
+        (cst.RightSquareBracket, "whitespace_before"),
+        (cst.StarredElement, "whitespace_before_value"), (cst.Subscript, "whitespace_after_value"),
+    }
+)
+
+
+def one_line(expression: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The expression joined onto one line, or None if that would lose something.
+
+    Comments, multi-line strings and trailing commas (which ask a formatter to keep one
+    item per line) stay as they are: the expression is then not joined.
     """
-    if len(expression.lpar) == 1:
-        opening, closing = expression.lpar[0], expression.rpar[0]
-        inner = expression.with_changes(lpar=[], rpar=[])
-        if (
-            _bare_line_break(opening.whitespace_after)
-            and _bare_line_break(closing.whitespace_before)
-            and "\n" not in _NO_CODE.code_for_node(inner)
-        ):
-            return inner.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    if "\n" not in _NO_CODE.code_for_node(expression):
         return expression
-    if isinstance(expression, cst.Call) and not expression.lpar and expression.args:
-        *head, last = expression.args
-        if (
-            _bare_line_break(expression.whitespace_before_args)
-            and _bare_line_break(last.whitespace_after_arg)
-            and not isinstance(last.comma, cst.Comma)
-        ):
-            flat = expression.with_changes(
-                whitespace_before_args=cst.SimpleWhitespace(""),
-                args=[*head, last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))],
-            )
-            if "\n" not in _NO_CODE.code_for_node(flat):
-                return flat
-    return expression
+    for node in _walk(expression):
+        if isinstance(node, cst.Comment):
+            return None
+        if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and "\n" in node.value:
+            return None
+        if _has_trailing_comma(node):
+            return None
+    joined = expression.visit(_OneLine())
+    if not isinstance(joined, cst.BaseExpression) or "\n" in _NO_CODE.code_for_node(joined):
+        return None
+    return joined
 
 
-def _bare_line_break(whitespace: cst.BaseParenthesizableWhitespace) -> bool:
-    return (
-        isinstance(whitespace, cst.ParenthesizedWhitespace)
-        and whitespace.first_line.comment is None
-        and not whitespace.empty_lines
-    )
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _has_trailing_comma(node: cst.CSTNode) -> bool:
+    items: Sequence[cst.CSTNode] = ()
+    if isinstance(node, cst.Call):
+        items = node.args
+    elif isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        items = node.elements
+    elif isinstance(node, cst.Subscript):
+        items = node.slice
+    return bool(items) and isinstance(getattr(items[-1], "comma", None), cst.Comma)
 
 
 def _flipped(operator: cst.BaseCompOp) -> cst.BaseCompOp | None:
@@ -508,13 +593,26 @@ class _Function:
     """Facts about one function that has asserts in it."""
 
     node: ast.FunctionDef | ast.AsyncFunctionDef
-    in_class: bool
+    owner: ast.ClassDef | None  # the class it is a method of
     nested: bool
     _bindings: dict[str, list[tuple[tuple[int, int], frozenset[int]]]] | None = None
 
     @property
     def name(self) -> str:
         return self.node.name
+
+    @property
+    def in_class(self) -> bool:
+        return self.owner is not None
+
+    def documents_assertion_error(self) -> bool:
+        """Whether its docstring (a constructor's: or its class's) promises AssertionError."""
+        documented: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [self.node]
+        if self.owner is not None and self.name == "__init__":
+            documented.append(self.owner)
+        return any(
+            ASSERTION_ERROR in (ast.get_docstring(node, clean=False) or "") for node in documented
+        )
 
     @property
     def self_parameter(self) -> str | None:
@@ -596,6 +694,7 @@ class _Planner(ast.NodeVisitor):
         self._catches_assertion_error = catches_assertion_error
         self._frames = [_Frame(None)]
         self._class_depth_in_frame = [0]  # classes directly around the current position
+        self._classes: list[ast.ClassDef] = []
         self._skipped = 0  # inside test code, `if TYPE_CHECKING:` or `if __debug__:`
 
     @classmethod
@@ -621,7 +720,9 @@ class _Planner(ast.NodeVisitor):
         is_test = _is_test_class(node)
         self._skipped += is_test
         self._class_depth_in_frame[-1] += 1
+        self._classes.append(node)
         self.generic_visit(node)
+        self._classes.pop()
         self._class_depth_in_frame[-1] -= 1
         self._skipped -= is_test
 
@@ -630,7 +731,8 @@ class _Planner(ast.NodeVisitor):
         nested = any(frame.function is not None for frame in self._frames)
         is_test = _is_test_function(node.name, at_module_level=not (in_class or nested))
         self._skipped += is_test
-        self._frames.append(_Frame(_Function(node, in_class=in_class, nested=nested)))
+        owner = self._classes[-1] if in_class else None
+        self._frames.append(_Frame(_Function(node, owner=owner, nested=nested)))
         self._class_depth_in_frame.append(0)
         for statement in node.body:
             self.visit(statement)
@@ -699,6 +801,10 @@ class _Planner(ast.NodeVisitor):
             return _with(decision, Verdict.REPORT,
                          f"{function.name}() is called where AssertionError is caught in this "
                          "file: a raise would bypass that handler")
+        if function is not None and function.documents_assertion_error():
+            return _with(decision, Verdict.REPORT,
+                         f"the docstring of {function.name}() says it raises AssertionError: "
+                         "change the check and the docstring together")
         reason = self._unsafe_reason(node, frame)
         return _with(decision, Verdict.UNSAFE, reason) if reason else decision
 
@@ -783,7 +889,7 @@ def _target_names(target: ast.expr) -> Iterable[str]:
 
 
 def _narrowed_attribute(node: ast.Assert) -> str | None:
-    """`x.y` in a message-less `assert x.y is not None` / `isinstance(x.y, T)` / ..."""
+    """`x.y` in a message-less `assert x.y`, `x.y is not None`, `isinstance(x.y, T)`, ..."""
     if node.msg is not None:
         return None
     test = node.test
@@ -803,6 +909,8 @@ def _narrowed_attribute(node: ast.Assert) -> str | None:
         and test.args
     ):
         subject = test.args[0]
+    elif isinstance(test, ast.Attribute):
+        subject = test  # `assert algo.impl`: an Optional attribute is set
     if isinstance(subject, ast.Attribute):
         return ast.unparse(subject)
     return None

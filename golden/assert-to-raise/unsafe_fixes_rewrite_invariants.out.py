@@ -40,6 +40,8 @@ def normalize_advantages(advantages, eps=1e-8):
 def train(trainer, mode, batches):
     if trainer.max_epochs is None:
         raise ValueError("expected trainer.max_epochs is not None")
+    if not trainer.optimizer:
+        raise ValueError("expected trainer.optimizer")
     for batch in batches:
         if not (batch.shape[0] > 0):
             raise ValueError("expected batch.shape[0] > 0")
