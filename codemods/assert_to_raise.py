@@ -150,7 +150,12 @@ class AssertToRaise(TorchfixCodemod):
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         indent = self.position(original_node.body[0]).start.column
-        pieces = self._rewrite_statements(original_node.body, updated_node.body, indent)
+        comment = updated_node.trailing_whitespace.comment
+        # The line's comment ends up after the last `if` header: it counts in its width.
+        comment_width = len(comment.value) + 2 if comment is not None else 0
+        pieces = self._rewrite_statements(
+            original_node.body, updated_node.body, indent, comment_width
+        )
         if pieces is None:
             return updated_node
         lines = _as_lines(pieces, updated_node.trailing_whitespace)
@@ -164,7 +169,7 @@ class AssertToRaise(TorchfixCodemod):
         # The suite's statements move into a block one level below the compound statement.
         owner = self.position(self._statements[-1]).start.column
         indent = owner + len(self._default_indent())
-        pieces = self._rewrite_statements(original_node.body, updated_node.body, indent)
+        pieces = self._rewrite_statements(original_node.body, updated_node.body, indent, 0)
         if pieces is None:
             return updated_node
         if all(isinstance(piece, cst.BaseSmallStatement) for piece in pieces):
@@ -181,6 +186,7 @@ class AssertToRaise(TorchfixCodemod):
         originals: Sequence[cst.BaseSmallStatement],
         updates: Sequence[cst.BaseSmallStatement],
         indent: int,
+        comment_width: int,
     ) -> list[cst.BaseSmallStatement | cst.If] | None:
         """The statements with each assert replaced as decided; None if nothing changed."""
         if not any(isinstance(statement, cst.Assert) for statement in originals):
@@ -196,13 +202,20 @@ class AssertToRaise(TorchfixCodemod):
                 seen_on_line[line] = index + 1
                 decision = self._plan.decision(line, index)
                 if decision is not None:
-                    piece = self._rewrite_assert(original, updated, decision, indent)
+                    piece = self._rewrite_assert(
+                        original, updated, decision, indent, comment_width
+                    )
                     changed = changed or piece is not updated
             pieces.append(piece)
         return pieces if changed else None
 
     def _rewrite_assert(
-        self, original: cst.Assert, updated: cst.Assert, decision: Decision, indent: int
+        self,
+        original: cst.Assert,
+        updated: cst.Assert,
+        decision: Decision,
+        indent: int,
+        comment_width: int,
     ) -> cst.BaseSmallStatement | cst.If:
         if decision.verdict is Verdict.REPORT:
             self.report(original, decision.reason)
@@ -214,7 +227,7 @@ class AssertToRaise(TorchfixCodemod):
         else:
             call = self._exception_call(updated, decision, indent + len(self._default_indent()))
             replacement = cst.If(
-                test=self._if_test(updated.test, indent),
+                test=self._if_test(updated.test, indent + comment_width),
                 body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]),
             )
         message = f"assert is stripped by python -O: raise {decision.exception} instead"
@@ -224,12 +237,15 @@ class AssertToRaise(TorchfixCodemod):
             message += f" ({decision.reason})"
         return self.fix(original, updated, replacement, message, safety)
 
-    def _if_test(self, condition: cst.BaseExpression, indent: int) -> cst.BaseExpression:
-        """The failure test, on one line where it was split only to fit the assert's width."""
+    def _if_test(self, condition: cst.BaseExpression, extra_width: int) -> cst.BaseExpression:
+        """The failure test, on one line where it was split only to fit the assert's width.
+
+        `extra_width` counts the indent and the comment that share the line.
+        """
         joined = one_line(condition)
         if joined is not None and joined is not condition:
             test = failure_test(joined)
-            if indent + len(f"if {_NO_CODE.code_for_node(test)}:") <= self._line_length():
+            if extra_width + len(f"if {_NO_CODE.code_for_node(test)}:") <= self._line_length():
                 return test
         return failure_test(condition)
 

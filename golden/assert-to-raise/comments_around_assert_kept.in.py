@@ -1,4 +1,10 @@
 def gae(rewards, values, dones, gamma, lam):
+    assert rewards is None or isinstance(
+        rewards, list
+    )  # one reward per step, never a tensor: the collate function stacks them later
+    assert isinstance(
+        values, list
+    )  # bootstrapped
     # GAE needs one more value than rewards (the bootstrap value).
     assert len(values) == len(rewards) + 1  # bootstrap
     assert (
