@@ -538,12 +538,12 @@ def _message_arguments(assertion: cst.Assert, decision: Decision) -> dict[str, o
 
 
 def condition_text(assertion: cst.Assert, decision: Decision) -> str:
-    """The condition as written when it fits on one line; else as CPython writes it."""
+    """The condition as written, joined onto one line; else as CPython writes it."""
     condition = assertion.test
     if len(condition.lpar) == 1:
         condition = condition.with_changes(lpar=[], rpar=[])
-    code = _NO_CODE.code_for_node(condition)
-    return decision.condition_text if "\n" in code else code
+    joined = one_line(condition)
+    return decision.condition_text if joined is None else _NO_CODE.code_for_node(joined)
 
 
 def string_literal(text: str) -> str:
@@ -646,6 +646,8 @@ class _Function:
 
     @property
     def public(self) -> bool:
+        if self.owner is not None and self.owner.name.startswith("_"):
+            return False  # a method of a private class
         name = self.name
         return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
 
@@ -835,7 +837,8 @@ class _Planner(ast.NodeVisitor):
         if self._catches_assertion_error:
             return "this file catches AssertionError elsewhere"
         if not function.public:
-            return f"{function.name}() is private: its checks are internal invariants"
+            owner = f"{function.owner.name}." if function.owner is not None else ""
+            return f"{owner}{function.name}() is private: its checks are internal invariants"
         inputs, computed = self._names_read(node, frame)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))

@@ -59,3 +59,10 @@ def train(trainer, mode, batches):
         return closure
     else:
         raise ValueError(f"unknown mode {mode}")
+
+
+class _RingIndex:
+    def advance(self, steps):
+        if not (steps >= 0):
+            raise ValueError("expected steps >= 0")
+        return steps
