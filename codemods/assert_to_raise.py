@@ -29,9 +29,14 @@ class Decision:
 
     verdict: Verdict
     exception: str  # "ValueError" or "TypeError"
-    condition_text: str  # the condition as `ast.unparse` writes it: one line, no comments
+    condition: ast.expr
     always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
     reason: str = ""  # why it is not SAFE
+
+    @property
+    def condition_text(self) -> str:
+        """The condition as CPython writes it: one line, no comments."""
+        return ast.unparse(self.condition)
 
 
 ASSERTION_ERROR = "AssertionError"
@@ -64,7 +69,16 @@ class AssertToRaise(TorchfixCodemod):
     where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
     otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
     false both ways). The message expression is kept as written; an assert without one
-    gets `"expected <condition>"`, the condition as one line of source.
+    gets `"expected <condition>"`: the condition's source on one line, in a plain string
+    literal (quotes and backslashes escaped, braces left as they are).
+
+    Comments before, inside and after the assert are kept (a trailing comment moves to
+    the `if` line). A condition that a formatter split over lines only to fit the assert
+    goes back on one line when the `if` fits in `line-length`; a message aligned under
+    the assert, or continued with backslashes, gets a hanging indent inside the call, and
+    a `raise` too long for one line puts its message on a line of its own. `if x: assert y`
+    and `a = 1; assert a` are split into lines. Run your formatter afterwards if it has
+    opinions about the rest.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -95,19 +109,26 @@ class AssertToRaise(TorchfixCodemod):
     condition reads a parameter (or an attribute of one, like `config.gamma`; `self.x` in
     `__post_init__`) that has not been reassigned before the assert, and reads no other
     local variable. Everything else is a runtime invariant of the library itself (state on
-    `self`, values computed in the function, asserts at module level, in private or nested
-    functions) and is **unsafe**, as are: `assert False`, conditions on tensor values
-    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that
-    `-O` removed and breaks the `torch.compile` graph where the assert did not), and every
+    `self`, values computed in the function, asserts at module level or in a class body,
+    in private functions, methods of private classes, nested functions) and is
+    **unsafe**, as are: `assert False`; message-less checks of a parameter's attribute
+    (`assert trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type
+    for mypy, about state handed in rather than user input); conditions on tensor values
+    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
+    removed and breaks the `torch.compile` graph where the assert did not); and every
     assert in a file that catches `AssertionError` somewhere.
 
-    An assert inside a `try` whose handler catches `AssertionError`, or in a function that
-    such a `try` in the same file calls, is reported and never rewritten: the handler
-    would stop catching it. Test code is never touched: `test_*.py`, `*_test.py`,
-    `conftest.py`, files under `test/`, `tests/`, `testing/` or `test_utils/` (relative
-    to the folder torchfix runs in), `testing.py`, `testing_utils.py`, `test_utils.py`,
-    modules that import `pytest` or `unittest`, `test_*` functions, `Test*` classes and
-    `assert_*` helpers; so are asserts under `if TYPE_CHECKING:` or `if __debug__:`.
+    Reported, never rewritten (the code relies on the AssertionError): an assert inside a
+    `try` whose handler catches `AssertionError`, in a function that such a `try` in the
+    same file calls, or in a function whose docstring (or, for `__init__`, whose class's
+    docstring) says it raises `AssertionError`.
+
+    Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
+    `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
+    `testing.py`, `testing_utils.py`, `test_utils.py`, modules that import `pytest` or
+    `unittest`, module-level `test*` functions, `Test*` and `*TestCase` classes, `assert*`
+    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, and asserts that can
+    never fail (`assert (x, "message")`).
 
     Callers in other files that catch `AssertionError`, and tests that expect it
     (`pytest.raises(AssertionError)`), cannot be seen from one file: search for them
@@ -149,6 +170,8 @@ class AssertToRaise(TorchfixCodemod):
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if not _has_assert(original_node.body):
+            return updated_node  # also left for every line of a visited function
         indent = self.position(original_node.body[0]).start.column
         comment = updated_node.trailing_whitespace.comment
         # The line's comment ends up after the last `if` header: it counts in its width.
@@ -166,6 +189,8 @@ class AssertToRaise(TorchfixCodemod):
     def leave_SimpleStatementSuite(
         self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
     ) -> cst.BaseSuite:
+        if not _has_assert(original_node.body):
+            return updated_node
         # The suite's statements move into a block one level below the compound statement.
         owner = self.position(self._statements[-1]).start.column
         indent = owner + len(self._default_indent())
@@ -189,8 +214,6 @@ class AssertToRaise(TorchfixCodemod):
         comment_width: int,
     ) -> list[cst.BaseSmallStatement | cst.If] | None:
         """The statements with each assert replaced as decided; None if nothing changed."""
-        if not any(isinstance(statement, cst.Assert) for statement in originals):
-            return None
         pieces: list[cst.BaseSmallStatement | cst.If] = []
         changed = False
         seen_on_line: dict[int, int] = {}
@@ -259,14 +282,14 @@ class AssertToRaise(TorchfixCodemod):
         )
         if _aligned_for_the_assert(assertion.msg):
             return _exploded(call, self._default_indent(), relay=True)
-        one_line = f"raise {_NO_CODE.code_for_node(call)}"
-        if "\n" in one_line:
+        single = f"raise {_NO_CODE.code_for_node(call)}"
+        if "\n" in single:
             return call  # the message keeps its own layout
         longest_before = max(
             len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
         )
         limit = max(self._line_length(), indent + longest_before)
-        if indent + len(one_line) <= limit:
+        if indent + len(single) <= limit:
             return call
         return _exploded(call, self._default_indent())
 
@@ -276,6 +299,10 @@ class AssertToRaise(TorchfixCodemod):
 
 
 # -- layout ------------------------------------------------------------------------------
+
+
+def _has_assert(statements: Sequence[cst.BaseSmallStatement]) -> bool:
+    return any(isinstance(statement, cst.Assert) for statement in statements)
 
 
 def _as_lines(
@@ -704,7 +731,11 @@ class _Frame:
 
 
 class _Planner(ast.NodeVisitor):
-    """Walks the module once and decides every assert the codemod may act on."""
+    """Walks the module's statements once and decides every assert the codemod may act on.
+
+    Asserts are statements, so expressions are never entered: that keeps the walk a small
+    fraction of the cost of parsing.
+    """
 
     def __init__(self, checked_calls: set[str], catches_assertion_error: bool) -> None:
         self.plan = Plan()
@@ -718,8 +749,8 @@ class _Planner(ast.NodeVisitor):
     @classmethod
     def plan(cls, tree: ast.Module) -> Plan:
         asserts = False
-        catching: list[ast.Try] = []
-        for node in ast.walk(tree):
+        catching: list[ast.Try | ast.TryStar] = []
+        for node in _statements(tree.body):
             if isinstance(node, ast.Assert):
                 asserts = True
             elif isinstance(node, (ast.Import, ast.ImportFrom)) and _imports_test_framework(node):
@@ -731,6 +762,10 @@ class _Planner(ast.NodeVisitor):
         planner = cls(_called_names(catching), bool(catching))
         planner.visit(tree)
         return planner.plan
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for statement in _child_statements(node):
+            self.visit(statement)
 
     # scopes
 
@@ -760,13 +795,9 @@ class _Planner(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_Lambda(self, node: ast.Lambda) -> None:
-        return  # holds no statements
-
     # blocks that change what an assert means
 
     def visit_If(self, node: ast.If) -> None:
-        self.visit(node.test)
         skipped = _is_type_checking_or_debug(node.test)
         self._skipped += skipped
         for statement in node.body:
@@ -782,8 +813,11 @@ class _Planner(ast.NodeVisitor):
         for statement in node.body:
             self.visit(statement)
         frame.catching_try_depth -= catching
-        for child in [*node.handlers, *node.orelse, *node.finalbody]:
-            self.visit(child)
+        for handler in node.handlers:
+            for statement in handler.body:
+                self.visit(statement)
+        for statement in [*node.orelse, *node.finalbody]:
+            self.visit(statement)
 
     visit_TryStar = visit_Try
 
@@ -809,7 +843,7 @@ class _Planner(ast.NodeVisitor):
         frame = self._frames[-1]
         function = frame.function
         exception = "TypeError" if _is_type_check(node.test) else "ValueError"
-        decision = Decision(Verdict.SAFE, exception, ast.unparse(node.test),
+        decision = Decision(Verdict.SAFE, exception, node.test,
                             always_fails=_always_false(node.test))
         if frame.catching_try_depth:
             return _with(decision, Verdict.REPORT,
@@ -882,8 +916,25 @@ class _Planner(ast.NodeVisitor):
         return inputs, computed
 
 
+def _child_statements(node: ast.AST) -> Iterator[ast.stmt]:
+    """The statements directly inside a compound statement (or module), in order."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(node, name, None)
+        if isinstance(block, list):
+            yield from block
+    for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+        yield from part.body
+
+
+def _statements(statements: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without entering expressions."""
+    for statement in statements:
+        yield statement
+        yield from _statements(list(_child_statements(statement)))
+
+
 def _with(decision: Decision, verdict: Verdict, reason: str) -> Decision:
-    return Decision(verdict, decision.exception, decision.condition_text,
+    return Decision(verdict, decision.exception, decision.condition,
                     decision.always_fails, reason)
 
 
