@@ -40,6 +40,8 @@ class Decision:
 
 
 ASSERTION_ERROR = "AssertionError"
+# The message of a bare `assert False`, which marks code that should not be reached.
+UNREACHABLE_MESSAGE = "unreachable code was reached"
 TYPE_CHECK_FUNCTIONS = frozenset({"isinstance", "issubclass"})
 # Methods and torch functions whose result depends on tensor values, not shapes. Under
 # torch.compile an assert on such a value becomes an async device assert; an `if` on it
@@ -551,7 +553,11 @@ def _message_arguments(assertion: cst.Assert, decision: Decision) -> dict[str, o
     """The `args` (and the layout inside the parentheses) of `ValueError(...)`."""
     message = assertion.msg
     if message is None:
-        text = cst.SimpleString(string_literal(f"expected {condition_text(assertion, decision)}"))
+        if decision.always_fails:
+            text = cst.SimpleString(string_literal(UNREACHABLE_MESSAGE))
+        else:
+            expected = f"expected {condition_text(assertion, decision)}"
+            text = cst.SimpleString(string_literal(expected))
         return {"args": [cst.Arg(value=text)]}
     if message.lpar and isinstance(message, _MESSAGES_WITHOUT_PARENTHESES):
         # A message in parentheses spans lines: they become the call's, layout and all.

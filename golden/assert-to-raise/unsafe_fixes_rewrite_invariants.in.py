@@ -53,3 +53,11 @@ class _RingIndex:
     def advance(self, steps):
         assert steps >= 0
         return steps
+
+
+def pick_device(name):
+    if name == "cpu":
+        return name
+    elif name.startswith("cuda"):
+        return name
+    assert False

@@ -66,3 +66,11 @@ class _RingIndex:
         if not (steps >= 0):
             raise ValueError("expected steps >= 0")
         return steps
+
+
+def pick_device(name):
+    if name == "cpu":
+        return name
+    elif name.startswith("cuda"):
+        return name
+    raise ValueError("unreachable code was reached")
