@@ -5,6 +5,7 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
 from codemods.amp_api import AmpApi
+from codemods.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.hoist_mask_constant import HoistMaskConstant
@@ -13,6 +14,7 @@ from torchfix.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     AmpApi,
+    AssertToRaise,
     StrictLoadStateDict,
     HoistMaskConstant,
     ClampLogRatio,

@@ -1,0 +1,11 @@
+from torch import nn
+from torch.optim import Optimizer
+
+
+def build_trainer(policy, optimizer_class, obs_space, lr):
+    assert isinstance(policy, nn.Module), f"policy must be an nn.Module, got {type(policy)}"
+    assert issubclass(optimizer_class, Optimizer)
+    assert not isinstance(lr, str), "pass the learning rate as a number"
+    assert isinstance(obs_space, tuple) or isinstance(obs_space, list)
+    assert isinstance(lr, float) and lr > 0, "lr must be a positive float"
+    return optimizer_class(policy.parameters(), lr=lr)

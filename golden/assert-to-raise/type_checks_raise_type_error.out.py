@@ -1,0 +1,18 @@
+from torch import nn
+from torch.optim import Optimizer
+
+
+def build_trainer(policy, optimizer_class, obs_space, lr):
+    if not isinstance(policy, nn.Module):
+        raise TypeError(f"policy must be an nn.Module, got {type(policy)}")
+    if not issubclass(optimizer_class, Optimizer):
+        raise TypeError("expected issubclass(optimizer_class, Optimizer)")
+    if isinstance(lr, str):
+        raise TypeError("pass the learning rate as a number")
+    if not (isinstance(obs_space, tuple) or isinstance(obs_space, list)):
+        raise TypeError(
+            "expected isinstance(obs_space, tuple) or isinstance(obs_space, list)"
+        )
+    if not (isinstance(lr, float) and lr > 0):
+        raise ValueError("lr must be a positive float")
+    return optimizer_class(policy.parameters(), lr=lr)
