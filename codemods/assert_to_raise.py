@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import ast
-import contextlib
 import dataclasses
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import PurePath
+from pathlib import Path
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
+from torchfix.test_code import is_test_path
 
 
 class Verdict(Enum):
@@ -55,9 +54,6 @@ TENSOR_VALUE_FUNCTIONS = frozenset(
 )
 # Checks that, with no message, are mostly there to narrow a type for the type checker.
 NARROWING_FUNCTIONS = frozenset({"callable", "hasattr", "isinstance", "issubclass"})
-# Folders and files that hold tests or test helpers: their asserts are test assertions.
-TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils"})
-TEST_HELPER_FILES = frozenset({"conftest.py", "testing.py", "testing_utils.py", "test_utils.py"})
 # Methods that validate the fields a constructor just stored: `self.x` there is an input.
 POST_INIT_METHODS = frozenset({"__post_init__", "__attrs_post_init__"})
 
@@ -157,10 +153,12 @@ class AssertToRaise(TorchfixCodemod):
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
         return set(plan_for(tree).decisions)
 
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        return is_test_path(path)  # test assertions, not input checks
+
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        # The path decides before anything is visited (the engine cannot give it to
-        # candidate_lines, so test files are still parsed).
-        if self.settings.python_tree is None or is_test_path(self.context.filename):
+        if self.settings.python_tree is None:
             return tree
         self._plan = plan_for(self.settings.python_tree)
         if not self._plan.decisions:
@@ -595,22 +593,6 @@ def string_literal(text: str) -> str:
 
 
 # -- which asserts, and how safe: read from CPython's parse ------------------------------
-
-
-def is_test_path(filename: str | None) -> bool:
-    """Whether the file holds tests or test helpers, judged below the working folder."""
-    if not filename:
-        return False
-    path = PurePath(os.path.abspath(filename))
-    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
-        path = path.relative_to(os.getcwd())
-    name = path.name
-    return (
-        name.startswith("test_")
-        or name.endswith("_test.py")
-        or name in TEST_HELPER_FILES
-        or any(folder in TEST_FOLDERS for folder in path.parts[:-1])
-    )
 
 
 @dataclass

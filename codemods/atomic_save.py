@@ -7,7 +7,7 @@ import enum
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path
 
 import libcst as cst
 import libcst.matchers as m
@@ -16,6 +16,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
+from torchfix.test_code import is_test_path
 
 HELPER = "_torchfix_atomic_save"
 # The helper's docstring says this; it is how a later run knows the helper is its own.
@@ -197,7 +198,8 @@ class AtomicSave(TorchfixCodemod):
       function it calls, or in a function of this module that calls it by name
       (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
-    - test files (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`): their checkpoints
+    - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
+      `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
       live in temporary folders, and tests that mock `torch.save` and check its
       destination would break;
     - a module-level alias `_torch_save = torch.save`: code keeping the original
@@ -237,10 +239,9 @@ class AtomicSave(TorchfixCodemod):
 
     # -- what the visitor notes on the way down -----------------------------------------
 
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        if is_test_file(self.context.filename):
-            return tree  # see the docstring: no value in tests, and mocks would break
-        return super().transform_module_impl(tree)
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        return is_test_path(path)  # see the docstring: no value in tests, mocks would break
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._path.append(node.name.value)
@@ -516,21 +517,6 @@ def _is_url(node: cst.BaseExpression) -> bool:
 def identifier_words(identifier: str) -> list[str]:
     """`tmpCkpt_path` → ["tmp", "ckpt", "path"]."""
     return [word.lower() for part in identifier.split("_") for word in _WORD.findall(part)]
-
-
-def is_test_file(filename: str | None) -> bool:
-    if not filename:
-        return False
-    path = PurePath(filename)
-    name = path.name
-    # Only the two nearest folders (tests/, tests/unit/): a project may live under a
-    # folder that happens to be called "test".
-    return (
-        name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "conftest.py"
-        or any(part in ("test", "tests") for part in path.parts[-3:-1])
-    )
 
 
 # -- the helper ---------------------------------------------------------------------------

@@ -92,6 +92,15 @@ def test_form_feed_that_libcst_cannot_round_trip(tmp_path, cli):
     assert line.startswith("ff.py: error: libcst cannot reproduce this file byte for byte")
 
 
+def test_valid_python_that_libcst_cannot_parse_is_not_called_a_syntax_error(tmp_path, cli):
+    # libcst's grammar gives up on thousands of implicitly concatenated strings.
+    pieces = "\n".join(f'    "chunk {index} "' for index in range(6000))
+    line = apply_with_a_good_neighbour(tmp_path, cli, "blob.py",
+                                       f"BLOB = (\n{pieces}\n)\n{TRIGGER}".encode())
+    assert line == ("blob.py: error: valid Python that libcst cannot parse (it stops at "
+                    "line 6003), so it is left unchanged")
+
+
 def test_form_feeds_elsewhere_are_fine(tmp_path, cli):
     target = tmp_path / "ff.py"
     target.write_bytes(b"import torch\n\x0c\ndef resume(model, sd):\n"

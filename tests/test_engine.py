@@ -210,3 +210,13 @@ def test_codemods_with_matcher_decorators_still_dispatch_through_libcst(with_cod
     with_codemods(DecoratedBump)
     result = process_source(SOURCE, Path("a.py"), EngineSettings(codemods=("decorated-bump",)))
     assert result.output == SOURCE.replace(b"41", b"42")
+
+
+def test_files_a_codemod_skips_by_path_are_never_parsed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = EngineSettings(codemods=("assert-to-raise",))
+    source = b"def check(lr):\n    assert lr > 0\n"
+    in_tests = process_source(source, Path("tests/test_model.py"), settings)
+    assert not in_tests.parsed and not in_tests.changes
+    in_library = process_source(source, Path("pkg/model.py"), settings)
+    assert in_library.parsed and in_library.changes

@@ -15,16 +15,31 @@ import enum
 from collections.abc import Callable, Collection, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
+from libcst.matchers._decorators import (
+    CONSTRUCTED_LEAVE_MATCHER_ATTR,
+    CONSTRUCTED_VISIT_MATCHER_ATTR,
+    VISIT_NEGATIVE_MATCHER_ATTR,
+    VISIT_POSITIVE_MATCHER_ATTR,
+)
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from torchfix.statement_lines import LineSpan
 from torchfix.suppressions import Suppressions
 
 NodeT = TypeVar("NodeT", bound=cst.CSTNode)
+
+# What libcst's matcher decorators (@visit, @leave, @call_if_inside, ...) set on a method.
+_MATCHER_DECORATOR_ATTRIBUTES = (
+    CONSTRUCTED_VISIT_MATCHER_ATTR,
+    CONSTRUCTED_LEAVE_MATCHER_ATTR,
+    VISIT_POSITIVE_MATCHER_ATTR,
+    VISIT_NEGATIVE_MATCHER_ATTR,
+)
 
 
 class Safety(str, enum.Enum):
@@ -111,7 +126,17 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     options: ClassVar[tuple[Option, ...]] = ()
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
-        super().__init__(context)
+        if type(self)._uses_matcher_decorators:
+            super().__init__(context)
+        else:
+            # libcst's constructor scans every attribute of the instance (twice) for matcher
+            # decorators: ~10 ms, paid per codemod per file. A class without any needs none
+            # of what it gathers, so set up the same empty state directly.
+            Codemod.__init__(self, context)
+            cst.CSTTransformer.__init__(self)
+            self._matchers = {}
+            self._extra_visit_funcs = {}
+            self._extra_leave_funcs = {}
         self.settings = settings or CodemodSettings()
         self.changes: list[Change] = []
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
@@ -119,6 +144,16 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         self._statements: list[cst.CSTNode] = []  # enclosing statements, innermost last
         self._indents: list[str | None] = []  # enclosing block indents (None: the default)
         self._plain: bool | None = None  # no matcher decorators: see _plain_dispatch()
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        """Whether this codemod never acts on the file at `path` (test files, say).
+
+        Asked before the file is read into any parser, so a file that only such codemods
+        could touch costs nothing. The default acts everywhere.
+        """
+        del path
+        return False
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> Collection[int] | None:
@@ -142,11 +177,17 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     # decorators gets the same dispatch from a per-class table instead.
 
     _dispatch: ClassVar[dict[tuple[str, type], Any]]
+    _uses_matcher_decorators: ClassVar[bool] = True  # set per subclass
     _has_field_hooks: ClassVar[bool]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._dispatch = {}
+        cls._uses_matcher_decorators = any(
+            hasattr(getattr(cls, name, None), attribute)
+            for name in dir(cls)
+            for attribute in _MATCHER_DECORATOR_ATTRIBUTES
+        )
         cls._has_field_hooks = any(
             name.startswith(("visit_", "leave_")) and "_" in name.split("_", 1)[1]
             for name in dir(cls)

@@ -122,7 +122,10 @@ def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileRes
     if b"\0" in data:
         return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
     codemods = [registry.get(name) for name in settings.codemods]
-    triggered = [c for c in codemods if any(trigger in data for trigger in c.triggers)]
+    triggered = [
+        c for c in codemods
+        if any(trigger in data for trigger in c.triggers) and not c.skips_path(path)
+    ]
     if not triggered:
         return FileResult(path)
     try:
@@ -258,6 +261,13 @@ def _parse(data: bytes, python_error: str | None) -> cst.Module:
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError) as exc:
         if python_error is not None:
             raise _FileFailure(FileError(python_error)) from exc
+        if isinstance(exc, cst.ParserSyntaxError):
+            # CPython accepted the file, so this is a limit of libcst (e.g. thousands of
+            # implicitly concatenated strings), not an error in the user's code.
+            raise _FileFailure(FileError(
+                f"valid Python that libcst cannot parse (it stops at line {exc.raw_line}), "
+                "so it is left unchanged"
+            )) from exc
         raise _FileFailure(FileError(_libcst_error_message(exc))) from exc
 
 
