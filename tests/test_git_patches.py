@@ -111,6 +111,7 @@ def test_two_codemods_in_one_file_give_two_patches_in_order(
     patches = sorted(out.glob("*.patch"))
     assert [p.name for p in patches] == [
         "0001-strict-load-state-dict.patch", "0002-test-weights-only.patch"]
+    assert "Wrote 2 patches against" in result.stderr
     first, second = (p.read_text() for p in patches)
     assert "[PATCH 1/2]" in first and "[PATCH 2/2]" in second
     # Each patch holds its own codemod's edit and nothing of the other's.

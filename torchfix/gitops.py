@@ -35,6 +35,7 @@ import git
 from torchfix import registry
 from torchfix.engine import FileResult
 from torchfix.pipeline import RunOutcome
+from torchfix.report import counted
 from torchfix.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
 from torchfix.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify
 from torchfix.writing import WriteError, write_atomically
@@ -374,9 +375,6 @@ def _wrap(text: str, width: int = 72) -> str:
     return "\n\n".join(wrapped)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
 
 def subject(step: Step) -> str:
     if len(step.codemods) == 1:
@@ -399,12 +397,12 @@ def commit_message(step: Step) -> str:
                   for edit, change in changes[:MAX_LISTED_CHANGES]]
         if len(changes) > MAX_LISTED_CHANGES:
             listed.append(f"- ... and {len(changes) - MAX_LISTED_CHANGES} more (see the diff)")
-        section.append(f"Changes ({_count(len(changes), 'change')} in "
-                       f"{_count(step.files_of(codemod), 'file')}):\n" + "\n".join(listed))
+        section.append(f"Changes ({counted(len(changes), 'change')} in "
+                       f"{counted(step.files_of(codemod), 'file')}):\n" + "\n".join(listed))
         parts.append("\n\n".join(section))
     trailers = [
-        f"{TRAILER}: {codemod} ({_count(len(step.changes_of(codemod)), 'change')} in "
-        f"{_count(step.files_of(codemod), 'file')})"
+        f"{TRAILER}: {codemod} ({counted(len(step.changes_of(codemod)), 'change')} in "
+        f"{counted(step.files_of(codemod), 'file')})"
         for codemod in step.codemods
     ]
     parts.append("\n".join(trailers))
@@ -655,7 +653,7 @@ def preflight(repository: Repository, options: CommitOptions) -> Preflight:
     dirty = repository.dirty_paths()
     if dirty and not options.allow_dirty:
         raise GitError(
-            f"{repository.root} has uncommitted changes ({_count(len(dirty), 'file')}); commit "
+            f"{repository.root} has uncommitted changes ({counted(len(dirty), 'file')}); commit "
             "or stash them, or pass --allow-dirty (torchfix then leaves those files alone)",
             usage=True,
         )

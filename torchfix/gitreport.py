@@ -17,7 +17,7 @@ from torchfix.gitops import (
     codemod_summary,
     parse_trailers,
 )
-from torchfix.report import shown_path
+from torchfix.report import counted, shown_path
 from torchfix.verify_command import VerifyRun, VerifySpec
 
 # GitHub refuses descriptions longer than 65536 characters.
@@ -25,21 +25,18 @@ MAX_PR_BODY = 60_000
 MAX_DIFFSTAT_LINES = 200
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
 
 def commit_line(commit: BuiltCommit | LoggedCommit) -> str:
     counts = parse_trailers(commit.message)
     changes = sum(c.changes for c in counts)
-    suffix = f"  ({_count(changes, 'change')})" if counts else ""
+    suffix = f"  ({counted(changes, 'change')})" if counts else ""
     return f"  {commit.sha[:10]} {commit.subject}{suffix}"
 
 
 def left_out_lines(left_out: Sequence[tuple[Path, str]]) -> list[str]:
     if not left_out:
         return []
-    lines = [f"Left out {_count(len(left_out), 'file')} that torchfix would change "
+    lines = [f"Left out {counted(len(left_out), 'file')} that torchfix would change "
              "(not committed; your working tree keeps them as they are):"]
     lines += [f"  {shown_path(path)}: {why}" for path, why in left_out]
     return lines
@@ -69,7 +66,7 @@ def commit_report(result: CommitResult, spec: VerifySpec | None) -> list[str]:
     if result.status == "committed":
         how = (f"Created branch {result.branch} from {result.from_branch}"
                if result.created else f"Added to branch {result.branch}")
-        lines.append(f"{how} with {_count(len(result.commits), 'commit')}:")
+        lines.append(f"{how} with {counted(len(result.commits), 'commit')}:")
         lines += [commit_line(commit) for commit in result.commits]
     elif result.status == "up-to-date":
         lines.append(f"Nothing to do: {result.note or f'branch {result.branch} is up to date'}.")
@@ -85,7 +82,7 @@ def commit_report(result: CommitResult, spec: VerifySpec | None) -> list[str]:
 def patch_report(result: PatchResult) -> list[str]:
     lines: list[str] = []
     if result.files:
-        lines.append(f"Wrote {_count(len(result.files), 'patch')} against {result.base[:10]} "
+        lines.append(f"Wrote {counted(len(result.files), 'patch')} against {result.base[:10]} "
                      "(apply with `git am` on that commit):")
         lines += [f"  {shown_path(path)}" for path in result.files]
     else:
@@ -123,7 +120,7 @@ def pr_body(
                   if len(commits) > 1 else "")
     head = [
         f"Automated rewrite by torchfix {__version__}, made on {where}: "
-        f"{_count(total, 'change')} by {_count(len(counts), 'codemod')}. {per_commit}".rstrip(),
+        f"{counted(total, 'change')} by {counted(len(counts), 'codemod')}. {per_commit}".rstrip(),
         "",
         "| Codemod | Changes | Files | What it does |",
         "| --- | ---: | ---: | --- |",

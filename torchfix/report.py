@@ -24,6 +24,13 @@ from torchfix.engine import FileResult
 PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))
 
 
+
+def counted(n: int, noun: str) -> str:
+    """'1 patch', '2 patches', '3 files'."""
+    if n == 1:
+        return f"{n} {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
 def shown_path(path: Path) -> str:
     """A path as users typed it: relative to the current folder when inside it."""
     absolute = os.path.abspath(path)
@@ -111,10 +118,9 @@ class Summary:
 
 def print_summary(console: Console, summary: Summary, verb: str) -> None:
     """A closing summary on stderr: what was looked at, what changed, what went wrong."""
-    files = f"{summary.files} file{'s' * (summary.files != 1)}"
-    head = Text(f"torchfix: {files} scanned, {summary.changed} {verb}")
+    head = Text(f"torchfix: {counted(summary.files, 'file')} scanned, {summary.changed} {verb}")
     if summary.errors:
-        head.append(f", {summary.errors} error{'s' * (summary.errors != 1)}", style="bold red")
+        head.append(f", {counted(summary.errors, 'error')}", style="bold red")
     head.append(f" in {summary.seconds:.2f}s")
     console.print(head)
     counts = sorted(set(summary.applied) | set(summary.pending_unsafe) | set(summary.manual))
