@@ -242,6 +242,7 @@ def test_verify_runs_without_a_shell_unless_asked(tmp_path: Path) -> None:
                      "! grep -q strict=True src/train.py", "--verify-shell")
     assert result.exit_code == 1
     assert "rolled back" in result.stderr
+    assert "nothing committed. It printed nothing." in result.stderr  # grep -q is silent
 
 
 def test_verify_timeout_and_missing_command(tmp_path: Path) -> None:

@@ -50,7 +50,8 @@ def verify_lines(result: CommitResult, spec: VerifySpec | None) -> list[str]:
         lines.append(
             f"verify: {spec.command!r} passed before the rewrite and "
             f"{result.verify_after.describe(spec.timeout)} after it; rolled back "
-            f"({', '.join(result.codemods)}), nothing committed. Last output:"
+            f"({', '.join(result.codemods)}), nothing committed. "
+            + ("Last output:" if result.verify_after.tail.strip() else "It printed nothing.")
         )
         lines += [f"  | {line}" for line in result.verify_after.tail.splitlines()]
     elif result.verify_after is not None:
