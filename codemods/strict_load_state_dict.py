@@ -10,6 +10,7 @@ from enum import Enum
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
+from libcst.helpers import get_full_name_for_node
 
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.edits import append_argument, keyword
@@ -98,7 +99,10 @@ class StrictLoadStateDict(TorchfixCodemod):
     constructor in the same file, a parameter annotated `nn.Module`, `self` inside an
     `nn.Module` subclass) or is clearly named as one (`model`, `net`, `policy`, `actor`,
     `critic`, `encoder`, ...). Receivers that look like optimizers, schedulers, scalers or
-    normalizers are never touched. Everything else is **unsafe**. Calls that already pass
+    normalizers are never touched, nor are receivers inside `if isinstance(x, Optimizer):`
+    (an enclosing `isinstance` check decides over the name), nor `self` / `super()` in a
+    class that is not a module and has no base named like one (`Serializable`, `Callback`:
+    their `load_state_dict` takes no `strict`). Everything else is **unsafe**. Calls that already pass
     `strict` (by keyword or position) or pass `*args`/`**kwargs` are left alone. Inside a
     function that takes a `strict` parameter of its own, the call is reported instead:
     that parameter should be passed on.
@@ -203,6 +207,12 @@ class StrictLoadStateDict(TorchfixCodemod):
     # -- what the receiver is --------------------------------------------------------------
 
     def _receiver_kind(self, receiver: cst.BaseExpression) -> Kind:
+        name = get_full_name_for_node(receiver)
+        if name in self._evidence.narrowed_names:
+            line = self.position(receiver).start.line
+            narrowed = self._evidence.narrowed_kind(name, line)
+            if narrowed is not Kind.UNKNOWN:
+                return narrowed  # inside `if isinstance(receiver, torch.optim.Optimizer):`
         if m.matches(receiver, m.Call(func=m.Name("super"))) or m.matches(receiver, m.Name("self")):
             return self._class_kind()
         if isinstance(receiver, cst.Name):
@@ -224,9 +234,7 @@ class StrictLoadStateDict(TorchfixCodemod):
         return Kind.UNKNOWN
 
     def _class_kind(self) -> Kind:
-        if self._classes and self._classes[-1] in self._evidence.module_classes:
-            return Kind.MODULE
-        return Kind.UNKNOWN
+        return self._evidence.self_kind(self._classes[-1]) if self._classes else Kind.UNKNOWN
 
     def _name_evidence(self, name: cst.Name) -> Kind:
         # The innermost enclosing function that binds the name decides, else the module.
@@ -300,6 +308,9 @@ class _Evidence(ast.NodeVisitor):
         self._path: list[str] = []
         self._functions: list[int] = []  # depth in _path of each enclosing function
         self._classes: list[str] = []
+        # `if isinstance(x, T):` → (first line, last line of its body, "x", T)
+        self._narrowings: list[tuple[int, int, str, ast.expr]] = []
+        self.narrowed_names: set[str] = set()
 
     @classmethod
     def of(cls, tree: ast.Module | None) -> _Evidence:
@@ -330,6 +341,22 @@ class _Evidence(ast.NodeVisitor):
         self._path.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if (
+            isinstance(test, ast.Call)
+            and dotted(test.func) == ["isinstance"]
+            and len(test.args) == 2
+            and dotted(test.args[0])
+        ):
+            name = ".".join(dotted(test.args[0]))
+            last = node.body[-1]
+            self._narrowings.append(
+                (node.body[0].lineno, last.end_lineno or last.lineno, name, test.args[1])
+            )
+            self.narrowed_names.add(name)
+        self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -385,6 +412,34 @@ class _Evidence(ast.NodeVisitor):
             for value, annotation in bindings
         }
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
+    def narrowed_kind(self, name: str, line: int) -> Kind:
+        """What an enclosing `if isinstance(name, T):` says `name` is at `line`."""
+        kinds = {
+            self._types_kind(types)
+            for first, last, narrowed, types in self._narrowings
+            if narrowed == name and first <= line <= last
+        }
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
+    def _types_kind(self, types: ast.expr) -> Kind:
+        if isinstance(types, ast.Tuple):
+            kinds = {self._types_kind(element) for element in types.elts}
+            return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+        return self._class_name_kind(dotted(types))
+
+    def self_kind(self, class_name: str) -> Kind:
+        """What `self` (or `super()`) is in the methods of `class_name`."""
+        if class_name in self.module_classes:
+            return Kind.MODULE
+        bases = self._class_bases.get(class_name, [])
+        # A base this file does not define could be an nn.Module only if it is named like
+        # one (`BaseModel`, `PolicyNet`); `Serializable`, `Callback` or no base at all
+        # take no `strict`.
+        if any(base and base[-1] not in self._class_bases and kind_from_name(base[-1])
+               is Kind.MODULE for base in bases):
+            return Kind.UNKNOWN
+        return Kind.OTHER
 
     def attribute_kind(self, class_name: str, attribute: str) -> Kind:
         kinds = {self.value_kind(v) for v in self._attributes.get((class_name, attribute), [])}
