@@ -27,7 +27,7 @@ class Decision:
     """What to do with one assert, decided from CPython's parse of the file."""
 
     verdict: Verdict
-    exception: str  # "ValueError" or "TypeError"
+    exception: str  # "ValueError", "TypeError" or (for `assert False`) "AssertionError"
     condition: ast.expr
     always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
     reason: str = ""  # why it is not SAFE
@@ -109,7 +109,8 @@ class AssertToRaise(TorchfixCodemod):
     local variable. Everything else is a runtime invariant of the library itself (state on
     `self`, values computed in the function, asserts at module level or in a class body,
     in private functions, methods of private classes, nested functions) and is
-    **unsafe**, as are: `assert False`; message-less checks of a parameter's attribute
+    **unsafe**, as are: `assert False` (it becomes `raise AssertionError(...)`: the same
+    exception, no longer stripped by `-O`); message-less checks of a parameter's attribute
     (`assert trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type
     for mypy, about state handed in rather than user input); conditions on tensor values
     (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
@@ -830,9 +831,12 @@ class _Planner(ast.NodeVisitor):
     def _decide(self, node: ast.Assert) -> Decision:
         frame = self._frames[-1]
         function = frame.function
-        exception = "TypeError" if _is_type_check(node.test) else "ValueError"
-        decision = Decision(Verdict.SAFE, exception, node.test,
-                            always_fails=_always_false(node.test))
+        always_fails = _always_false(node.test)
+        # `assert False` marks code that must not be reached, not a bad argument: keep the
+        # exception callers already see, only make it survive -O.
+        exception = ("AssertionError" if always_fails
+                     else "TypeError" if _is_type_check(node.test) else "ValueError")
+        decision = Decision(Verdict.SAFE, exception, node.test, always_fails=always_fails)
         if frame.catching_try_depth:
             return _with(decision, Verdict.REPORT,
                          "a handler around it catches AssertionError, which a raise would "

@@ -58,7 +58,7 @@ def train(trainer, mode, batches):
     if mode == "train":
         return closure
     else:
-        raise ValueError(f"unknown mode {mode}")
+        raise AssertionError(f"unknown mode {mode}")
 
 
 class _RingIndex:
@@ -73,4 +73,4 @@ def pick_device(name):
         return name
     elif name.startswith("cuda"):
         return name
-    raise ValueError("unreachable code was reached")
+    raise AssertionError("unreachable code was reached")
