@@ -32,19 +32,21 @@ MODULE_WORDS = frozenset(
         "teacher", "transformer", "unet", "vae",
     }
 )
-# Words that say "this holds training state, not weights": these classes take no `strict`.
+# Words that say "this holds training state, not weights": these classes take no `strict`
+# (loops, progress trackers, callbacks, data loaders, replay buffers, environments, ...).
 NOT_MODULE_WORDS = frozenset(
     {
+        "aggregator", "buffer", "callback", "counter", "env", "loader", "logger", "loop",
         "lr", "normaliser", "normalizer", "opt", "optim", "optimiser", "optimizer",
-        "rms", "sched", "scaler", "scheduler",
+        "progress", "rms", "sampler", "sched", "scaler", "scheduler", "tokenizer",
+        "tracker", "trainer",
     }
 )
 # Words that make a name too vague to trust either way (`model_ema`, `model_state`, ...).
 VAGUE_WORDS = frozenset(
     {
-        "accelerator", "buffer", "callback", "checkpoint", "ckpt", "config", "cfg", "dict",
-        "ema", "engine", "env", "fabric", "loader", "logger", "manager", "meter", "metric",
-        "processor", "sampler", "sd", "state", "strategy", "tokenizer", "trainer",
+        "accelerator", "checkpoint", "ckpt", "config", "cfg", "dict", "ema", "engine",
+        "fabric", "manager", "meter", "metric", "processor", "sd", "state", "strategy",
         "wrapper",
     }
 )
@@ -98,14 +100,15 @@ class StrictLoadStateDict(TorchfixCodemod):
     when the receiver is known to be a module (an instance of an `nn.Module` subclass or
     constructor in the same file, a parameter annotated `nn.Module`, `self` inside an
     `nn.Module` subclass) or is clearly named as one (`model`, `net`, `policy`, `actor`,
-    `critic`, `encoder`, ...). Receivers that look like optimizers, schedulers, scalers or
-    normalizers are never touched, nor are receivers inside `if isinstance(x, Optimizer):`
+    `critic`, `encoder`, ...). Receivers that look like optimizers, schedulers, scalers,
+    normalizers, loops, progress trackers, callbacks, data loaders, samplers, replay
+    buffers or trainers are never touched, nor are receivers inside `if isinstance(x, Optimizer):`
     (an enclosing `isinstance` check decides over the name), nor `self` / `super()` in a
     class that is not a module and has no base named like one (`Serializable`, `Callback`:
-    their `load_state_dict` takes no `strict`). Everything else is **unsafe**. Calls that already pass
-    `strict` (by keyword or position) or pass `*args`/`**kwargs` are left alone. Inside a
-    function that takes a `strict` parameter of its own, the call is reported instead:
-    that parameter should be passed on.
+    their `load_state_dict` takes no `strict`), nor instances of such classes. Everything
+    else is **unsafe**. Calls that already pass `strict` (by keyword or position) or pass
+    `*args`/`**kwargs` are left alone. Inside a function that takes a `strict` parameter of
+    its own, the call is reported instead: that parameter should be passed on.
     """
 
     name = "strict-load-state-dict"
@@ -305,6 +308,7 @@ class _Evidence(ast.NodeVisitor):
             tuple[FunctionPath, str], list[tuple[ast.expr | None, ast.expr | None]]
         ] = {}
         self._attributes: dict[tuple[str, str], list[ast.expr]] = {}
+        self._attribute_annotations: dict[tuple[str, str], list[ast.expr]] = {}
         self._path: list[str] = []
         self._functions: list[int] = []  # depth in _path of each enclosing function
         self._classes: list[str] = []
@@ -365,6 +369,14 @@ class _Evidence(ast.NodeVisitor):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._note_target(node.target, node.value, node.annotation)
+        if (
+            isinstance(node.target, ast.Name)
+            and self._classes
+            and self._path[-1:] == self._classes[-1:]
+        ):  # `total: Tracker = field(...)` in a class body types `self.total`
+            self._attribute_annotations.setdefault(
+                (self._classes[-1], node.target.id), []
+            ).append(node.annotation)
         self.generic_visit(node)
 
     def _note_target(
@@ -383,6 +395,9 @@ class _Evidence(ast.NodeVisitor):
 
     def _bind(self, name: str, value: ast.expr | None, annotation: ast.expr | None) -> None:
         function = tuple(self._path[: self._functions[-1]]) if self._functions else ()
+        if isinstance(value, ast.Call) and dotted(value.func) == ["cls"] and self._classes:
+            # `obj = cls()` in a classmethod builds this class (or a subclass).
+            value = ast.Call(func=ast.Name(id=self._classes[-1]), args=[], keywords=[])
         self._bindings.setdefault((function, name), []).append((value, annotation))
 
     def _close_module_classes(self) -> None:
@@ -443,6 +458,8 @@ class _Evidence(ast.NodeVisitor):
 
     def attribute_kind(self, class_name: str, attribute: str) -> Kind:
         kinds = {self.value_kind(v) for v in self._attributes.get((class_name, attribute), [])}
+        kinds |= {self.annotation_kind(annotation) for annotation
+                  in self._attribute_annotations.get((class_name, attribute), [])}
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def annotation_kind(self, annotation: ast.expr) -> Kind:
@@ -490,6 +507,8 @@ class _Evidence(ast.NodeVisitor):
             return Kind.OTHER
         if last in self.module_classes or last in MODULE_BASES:
             return Kind.MODULE
+        if len(name) == 1 and last in self._class_bases:
+            return self.self_kind(last)  # a class of this file that is not a module
         if len(name) >= 2 and name[-2] == "nn" and last[:1].isupper():
             return Kind.MODULE  # nn.Linear(...), torch.nn.Sequential(...)
         return Kind.UNKNOWN

@@ -1,7 +1,7 @@
 import torch
 
 
-def restore(trainer, path):
+def restore(agent, path):
     state = torch.load(path)
-    trainer.load_state_dict(state)
-    trainer.model_ema.load_state_dict(state["ema"])
+    agent.load_state_dict(state)
+    agent.model_ema.load_state_dict(state["ema"])

@@ -2,6 +2,6 @@
 import torch
 
 
-def restore(trainer, path):
+def restore(agent, path):
     state = torch.load(path)
-    trainer.load_state_dict(state, strict=True)
+    agent.load_state_dict(state, strict=True)
