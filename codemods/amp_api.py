@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
+from torchfix.ast_names import dotted_name
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 from torchfix.edits import as_keyword, insert_argument, keyword, prepend_argument
 
@@ -1367,23 +1368,14 @@ def _keyable_nodes(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
 
 def _text(kind: str, node: ast.AST) -> str:
     if kind == CALL:
-        return _dotted(node.func) or ""  # type: ignore[attr-defined]
+        return dotted_name(node.func) or ""  # type: ignore[attr-defined]
     if kind in (ATTRIBUTE, NAME, DECORATOR):
-        return _dotted(node) or ""
+        return dotted_name(node) or ""
     if kind == IMPORT_FROM:
         return node.module or "" if not node.level else ""  # type: ignore[attr-defined]
     if kind == IMPORT:
         return node.names[0].name  # type: ignore[attr-defined]
     return node.name  # type: ignore[attr-defined]
-
-
-def _dotted(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
 
 
 # -- small facts ----------------------------------------------------------------------------
@@ -1524,7 +1516,7 @@ def _names_a_device(argument: ast.expr) -> bool:
         return isinstance(argument.value, str) and argument.value.split(":")[0] in DEVICE_NAMES
     if isinstance(argument, ast.IfExp):  # `device.type if device.type == "xpu" else "cuda"`
         return _names_a_device(argument.body) or _names_a_device(argument.orelse)
-    name = _dotted(argument)
+    name = dotted_name(argument)
     return name is not None and any("device" in part.lower() for part in name.split(".")[-2:])
 
 

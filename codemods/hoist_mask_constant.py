@@ -15,6 +15,7 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
+from torchfix.ast_names import dotted
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 
 # -- dtypes ---------------------------------------------------------------------------------
@@ -191,16 +192,6 @@ class Verdict:
 
 def dump(node: ast.AST) -> str:
     return ast.dump(node)
-
-
-def dotted(node: ast.expr) -> list[str]:
-    """`self.cfg.MASK` → ["self", "cfg", "MASK"]; [] for anything that is not a name chain."""
-    if isinstance(node, ast.Name):
-        return [node.id]
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return [*base, node.attr] if base else []
-    return []
 
 
 def is_upper_case(name: str) -> bool:

@@ -12,6 +12,7 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
+from torchfix.ast_names import dotted
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.edits import append_argument, keyword
 
@@ -512,16 +513,6 @@ class _Evidence(ast.NodeVisitor):
         if len(name) >= 2 and name[-2] == "nn" and last[:1].isupper():
             return Kind.MODULE  # nn.Linear(...), torch.nn.Sequential(...)
         return Kind.UNKNOWN
-
-
-def dotted(node: ast.expr) -> list[str]:
-    """`torch.nn.Linear` → ["torch", "nn", "Linear"]; [] for anything else."""
-    if isinstance(node, ast.Name):
-        return [node.id]
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return [*base, node.attr] if base else []
-    return []
 
 
 def _agree(first: Kind, second: Kind) -> Kind:
