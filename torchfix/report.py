@@ -64,6 +64,22 @@ def sorted_findings(results: Iterable[FileResult]) -> list[tuple[Path, Change]]:
     ]
 
 
+@dataclass(frozen=True)
+class RecordNote:
+    """Where `apply` recorded its run, as the closing summary names it."""
+
+    run: str
+    folder: str  # as shown to the user: relative to the cwd when inside it
+    patch: str
+    undo: str  # the command that takes the run back
+
+    def line(self) -> str:
+        return f"recorded {self.patch} (undo: {self.undo})"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo}
+
+
 @dataclass
 class Summary:
     files: int = 0
@@ -76,6 +92,7 @@ class Summary:
     manual: Counter[str] = field(default_factory=Counter)
     errors: int = 0
     seconds: float = 0.0
+    record: RecordNote | None = None  # apply: the run record, if one was written
 
     @classmethod
     def of(
@@ -106,6 +123,7 @@ class Summary:
             "manual": dict(sorted(self.manual.items())),
             "errors": self.errors,
             "seconds": round(self.seconds, 3),
+            "record": self.record.as_dict() if self.record else None,
         }
 
 
@@ -138,6 +156,8 @@ def print_summary(console: Console, summary: Summary, verb: str) -> None:
     if summary.generated_skipped:
         console.print(f"{summary.generated_skipped} @generated file(s) skipped "
                       "(--include-generated processes them).")
+    if summary.record is not None:
+        console.print(Text(summary.record.line()))
 
 
 def json_document(
