@@ -201,6 +201,23 @@ def test_git_apply_reverse_restores_every_byte_amid_other_work(tmp_path: Path) -
     assert status(repo) == status_before
 
 
+def test_a_run_is_taken_back_where_git_converts_line_endings(tmp_path: Path) -> None:
+    """Working tree CRLF, repository LF: the record is of the bytes torchfix wrote."""
+    repo = make_repo(tmp_path / "repo", {".gitattributes": "*.py text eol=crlf\n",
+                                         "train.py": NEEDS_FIX})
+    (repo / "train.py").unlink()
+    git(repo, "checkout", "train.py")
+    before = (repo / "train.py").read_bytes()
+    assert before.count(b"\r\n") == 2
+
+    apply(".", cwd=repo)
+    patch = only_run(repo / RUNS) / "changes.patch"
+    git(repo, "apply", "-R", "--check", str(patch))
+    undo(cwd=repo)
+    assert (repo / "train.py").read_bytes() == before
+    assert status(repo) == ""
+
+
 def test_git_apply_on_a_fresh_clone_reproduces_the_run(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", AWKWARD)
     apply(".", cwd=repo)
