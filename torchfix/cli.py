@@ -381,7 +381,7 @@ def _begin_record(
         try:
             planned.append((result, plan_file(result, outcome.root)))
         except RecordError as exc:
-            problems.append(Problem(result.path, str(exc), internal=True))
+            problems.append(Problem(result.path, str(exc), internal=exc.internal))
     if not planned:
         return [], None
     try:

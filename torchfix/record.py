@@ -74,6 +74,10 @@ _NAME_TIME = "%Y%m%d-%H%M%S"
 class RecordError(Exception):
     """A run record cannot be made, found or used; the message names what and why."""
 
+    def __init__(self, message: str, *, internal: bool = False) -> None:
+        super().__init__(message)
+        self.internal = internal  # a torchfix bug, not something about the user's files
+
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -120,7 +124,7 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
         exact = False
     if not exact:
         raise RecordError("internal error: the run record cannot represent this change "
-                          "exactly; not written")
+                          "exactly; not written", internal=True)
     changes = Counter(change.codemod for change in result.changes if change.applied)
     return PlannedFile(result.path, name, before, after, diff, dict(sorted(changes.items())))
 
