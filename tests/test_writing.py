@@ -54,7 +54,9 @@ def test_permissions_are_kept_and_no_temp_file_is_left(tmp_path, cli):
     target.chmod(0o751)
     cli("apply", ".")
     assert stat.S_IMODE(target.stat().st_mode) == 0o751
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+    # The run record is the only addition, and it holds no temporary file either.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".torchfix", "train.py"]
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]
 
 
 def test_a_symlink_is_written_through_and_stays_a_symlink(tmp_path, cli):

@@ -3,11 +3,14 @@ hand its results to a sink (writer, diff, report)."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
+import os
+import shlex
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -29,8 +32,9 @@ from torchfix.batch import (
     read_targets,
     run_batch,
 )
-from torchfix.config import ConfigError
-from torchfix.diffs import display_path, unified_diff
+from torchfix.config import ConfigError, find_config, load_config
+from torchfix.diffs import patch_path, unified_diff
+from torchfix.engine import FileResult
 from torchfix.gitops import (
     CommitOptions,
     GitError,
@@ -42,16 +46,30 @@ from torchfix.gitops import (
     write_patch_series,
 )
 from torchfix.gitreport import commit_report, patch_report
-from torchfix.pipeline import RunOptions, RunOutcome, resolve, run
+from torchfix.pipeline import RunOptions, RunOutcome, project_root, resolve, run
+from torchfix.record import (
+    DEFAULT_RECORD_DIR,
+    PlannedFile,
+    RecordError,
+    RunRecorder,
+    UndoWriteError,
+    find_run,
+    plan_file,
+    plan_undo,
+    record_dir_for,
+)
+from torchfix.record import undo as undo_run
 from torchfix.report import (
     Problem,
     ProgressBar,
+    RecordNote,
     Summary,
     finding_line,
     json_document,
     print_colored_diff,
     print_selftest,
     print_summary,
+    shown_path,
     sorted_findings,
 )
 from torchfix.verify_command import DEFAULT_TIMEOUT_SECONDS, VerifyCommandError, VerifySpec
@@ -123,6 +141,15 @@ NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Process every file again, ignoring cached results.")
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
+RecordDirOpt = Annotated[
+    Path | None,
+    typer.Option("--record-dir", metavar="DIR", help="Keep run records in DIR (default: "
+                 ".torchfix/runs in the project root, or record-dir in the config).",
+                 show_default=False),
+]
+NoRecordOpt = Annotated[
+    bool, typer.Option("--no-record", help="Do not record the run (no patch, no undo).")
+]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print every change.")]
 
 
@@ -247,8 +274,10 @@ def _finish(
     quiet: bool,
     verb: str,
     failed: bool,
+    record: RecordNote | None = None,
 ) -> NoReturn:
     summary = Summary.of(outcome.results, problems, outcome.seconds)
+    summary.record = record
     if output_format is OutputFormat.json:
         stdout.out(json_document(outcome.results, problems, summary), highlight=False)
     else:
@@ -279,6 +308,8 @@ def apply(
     no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    record_dir: RecordDirOpt = None,
+    no_record: NoRecordOpt = False,
     patch_dir: PatchDirOpt = None,
     commit: CommitOpt = False,
     branch: BranchOpt = None,
@@ -289,10 +320,15 @@ def apply(
     verify_shell: VerifyShellOpt = False,
     verify_timeout: VerifyTimeoutOpt = DEFAULT_TIMEOUT_SECONDS,
 ) -> None:
-    """Rewrite files in place (safe fixes; --unsafe-fixes for all), or write patches
-    (--patch-dir) or commits on a branch (--commit) instead."""
+    """Rewrite files in place (safe fixes; --unsafe-fixes for all) and record the run
+    (its patch, for review and `torchfix undo`); or write patches (--patch-dir) or
+    commits on a branch (--commit) instead."""
+    if no_record and record_dir is not None:
+        _usage_error("choose one of --record-dir and --no-record")
     options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
                        no_cache)
+    # The git modes record nothing: --patch-dir changes no file, and a commit is undone
+    # with git itself.
     if patch_dir is not None or commit or _git_flags(branch, squash, allow_dirty, author,
                                                      verify, verify_shell):
         commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
@@ -303,26 +339,171 @@ def apply(
     _print_notices(outcome, quiet)
     problems = _problems(outcome)
     text_output = output_format is OutputFormat.text
-    for result in outcome.results:
-        rewrite = result.rewrite()
-        if rewrite is None:
-            continue
-        if dry_run:
-            if text_output:
-                diff = unified_diff(*rewrite, display_path(result.path))
+    rewrites = [result for result in outcome.results if result.rewrite() is not None]
+    if dry_run:
+        if text_output:
+            for result in rewrites:
+                old, new = result.rewrite() or (b"", b"")
+                diff = unified_diff(old, new, patch_path(result.path, outcome.root))
                 print_colored_diff(stdout, diff, result.encoding)
-            continue
-        try:
-            write_atomically(result.path, *rewrite)
-        except WriteError as exc:
-            problems.append(Problem(result.path, str(exc)))
-            continue
+        _finish(outcome, problems, output_format, quiet, "would change", failed=False)
+    planned: list[tuple[FileResult, PlannedFile | None]] = [(r, None) for r in rewrites]
+    recorder = None
+    if not no_record and rewrites:
+        planned, recorder = _begin_record(outcome, paths or [Path(".")], rewrites, record_dir,
+                                          problems)
+
+    def applied(result: FileResult) -> None:
         if verbose and text_output:
             for change in sorted(result.changes, key=lambda c: (c.line, c.column)):
                 if change.applied:
                     stderr.print(f"fixed {finding_line(result.path, change)}", markup=False)
-    verb = "would change" if dry_run else "changed"
-    _finish(outcome, problems, output_format, quiet, verb, failed=False)
+
+    note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet)
+    _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note)
+
+
+def _begin_record(
+    outcome: RunOutcome,
+    paths: list[Path],
+    rewrites: list[FileResult],
+    record_dir: Path | None,
+    problems: list[Problem],
+) -> tuple[list[tuple[FileResult, PlannedFile | None]], RunRecorder | None]:
+    """Plan the record of every rewrite and write it down before any file is touched.
+
+    A rewrite the record cannot represent is reported and not written; a record folder
+    that cannot be made stops the run (exit 2) with nothing written: the user asked for
+    a record, and --no-record is there for runs without one.
+    """
+    planned: list[tuple[FileResult, PlannedFile | None]] = []
+    for result in rewrites:
+        try:
+            planned.append((result, plan_file(result, outcome.root)))
+        except RecordError as exc:
+            problems.append(Problem(result.path, str(exc), internal=exc.internal))
+    if not planned:
+        return [], None
+    try:
+        recorder = RunRecorder.begin(record_dir_for(outcome, record_dir), outcome, paths,
+                                     [plan for _result, plan in planned if plan is not None])
+    except RecordError as exc:
+        _usage_error(f"{exc}; nothing written (--no-record writes without a record)")
+    return planned, recorder
+
+
+def _write_rewrites(
+    planned: list[tuple[FileResult, PlannedFile | None]],
+    recorder: RunRecorder | None,
+    problems: list[Problem],
+    applied: Callable[[FileResult], None],
+    config: Path | None,
+    quiet: bool,
+) -> RecordNote | None:
+    """Write each file; the record gets exactly the files that were written."""
+    try:
+        for result, plan in planned:
+            rewrite = result.rewrite()
+            assert rewrite is not None
+            try:
+                write_atomically(result.path, *rewrite)
+            except WriteError as exc:
+                problems.append(Problem(result.path, str(exc)))
+                continue
+            if recorder is not None and plan is not None:
+                recorder.wrote(plan)
+            applied(result)
+    except BaseException:
+        # Interrupted (Ctrl-C) between files: record what was written, then stop.
+        if recorder is not None:
+            with contextlib.suppress(RecordError):
+                patch = recorder.finish(interrupted=True)
+                if patch is not None and not quiet:
+                    stderr.print(_record_note(recorder, patch, config).line(), markup=False)
+        raise
+    if recorder is None:
+        return None
+    try:
+        patch = recorder.finish()
+    except RecordError as exc:
+        problems.append(Problem(recorder.folder, str(exc)))
+        return None
+    return _record_note(recorder, patch, config) if patch is not None else None
+
+
+def _record_note(recorder: RunRecorder, patch: Path, config: Path | None) -> RecordNote:
+    # Plain `torchfix undo` finds the run when its record folder is the one undo looks in
+    # from here; otherwise name the run by its path.
+    command = f"torchfix undo {shlex.quote(shown_path(recorder.folder))}"
+    with contextlib.suppress(ConfigError, OSError):
+        if _default_record_dir(config).resolve() == recorder.folder.parent.resolve():
+            command = "torchfix undo"
+    return RecordNote(recorder.name, shown_path(recorder.folder), shown_path(patch), command)
+
+
+def _default_record_dir(config_file: Path | None) -> Path:
+    """The record folder `undo` uses from the current folder without --record-dir."""
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"{config_file}: configuration file not found")
+    cwd = Path.cwd()
+    config = load_config(config_file or find_config(cwd))
+    return config.record_dir or project_root(config, [cwd]) / DEFAULT_RECORD_DIR
+
+
+@app.command()
+def undo(
+    run_name: Annotated[
+        str | None,
+        typer.Argument(metavar="RUN", help="The run: its folder name (e.g. "
+                       "20261122-101500-123) or path (default: the latest run not undone).",
+                       show_default=False),
+    ] = None,
+    record_dir: Annotated[
+        Path | None,
+        typer.Option("--record-dir", metavar="DIR", help="Look for runs in DIR (default: as "
+                     "apply records them from here).", show_default=False),
+    ] = None,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Take back a run of `apply`: restore every file it changed, or touch nothing if one
+    of them changed since."""
+    try:
+        folder = Path(os.path.abspath(record_dir)) if record_dir else _default_record_dir(config)
+        recorded = find_run(folder, run_name)
+        plan = plan_undo(recorded)
+    except (RecordError, ConfigError) as exc:
+        _usage_error(str(exc))
+    if plan.problems:
+        for path, message in plan.problems:
+            stderr.print(f"{shown_path(path)}: error: {message}", markup=False, style="red")
+        count = len(plan.problems)
+        _usage_error(f"nothing undone: {count} of {len(recorded.files)} file"
+                     f"{'s' * (len(recorded.files) != 1)} of run {recorded.name} "
+                     f"{'is' if count == 1 else 'are'} not as the run left "
+                     f"{'it' if count == 1 else 'them'}")
+    try:
+        undo_run(recorded, plan)
+    except UndoWriteError as exc:
+        stderr.print(f"{shown_path(exc.path)}: error: {exc}", markup=False, style="red")
+        state = ("the files restored before it were put back: nothing undone"
+                 if exc.rolled_back else "some files could not be put back: check them")
+        stderr.print(f"torchfix: error: undo of run {recorded.name} failed; {state}",
+                     markup=False)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    except RecordError as exc:
+        stderr.print(f"torchfix: error: {exc}", markup=False)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    if not quiet:
+        for restore in plan.restores:
+            stderr.print(f"restored {shown_path(restore.path)}", markup=False)
+        for name in plan.not_written:
+            stderr.print(f"{name}: note: never written (the run was interrupted); left alone",
+                         markup=False)
+        count = len(plan.restores)
+        stderr.print(f"torchfix: undid run {recorded.name}: {count} file"
+                     f"{'s' * (count != 1)} restored", markup=False)
+    raise typer.Exit(EXIT_OK)
 
 
 @app.command()
@@ -346,7 +527,8 @@ def diff(
     for result in outcome.results:
         rewrite = result.rewrite()
         if rewrite is not None:
-            sys.stdout.buffer.write(unified_diff(*rewrite, display_path(result.path)))
+            sys.stdout.buffer.write(unified_diff(*rewrite, patch_path(result.path,
+                                                                       outcome.root)))
     sys.stdout.buffer.flush()
     _finish(outcome, _problems(outcome), OutputFormat.text, quiet, "would change", False)
 

@@ -5,6 +5,7 @@
     ignore = ["atomic-save"]
     exclude = ["third_party/", "*_pb2.py"]
     unsafe-fixes = false
+    record-dir = ".torchfix/runs"     # where `apply` records its runs (relative to this file)
 
     [tool.torchfix.clamp-log-ratio]   # per-codemod options
     bound = 10.0
@@ -29,6 +30,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 _LIST_KEYS = ("select", "ignore", "exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
+_FOLDER_KEYS = ("record-dir",)
 
 
 class ConfigError(ValueError):
@@ -44,6 +46,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
     include_generated: bool = False
+    record_dir: Path | None = None  # absolute; None: the default under the project root
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
@@ -79,6 +82,12 @@ def load_config(path: Path | None) -> Config:
             if not isinstance(value, bool):
                 raise ConfigError(f"{path}: [tool.torchfix] {key} must be true or false")
             values[key] = value
+        elif key in _FOLDER_KEYS:
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder path "
+                                  "(a non-empty string)")
+            # Relative to the configuration file, like exclude patterns, not to the cwd.
+            values[key] = path.parent.resolve() / Path(value).expanduser()
         elif isinstance(value, dict):
             try:
                 codemod = registry.get(key)
@@ -104,6 +113,7 @@ def load_config(path: Path | None) -> Config:
         exclude=values.get("exclude", ()),
         unsafe_fixes=values.get("unsafe-fixes", False),
         include_generated=values.get("include-generated", False),
+        record_dir=values.get("record-dir"),
         options=options,
     )
 

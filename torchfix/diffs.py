@@ -1,10 +1,19 @@
-"""Unified diffs that `git apply` accepts, computed on bytes so encodings, BOMs and CRLF
-line endings come through exactly as they are in the file."""
+"""Unified diffs that `git apply` and `patch -p1` accept, computed on bytes so encodings,
+BOMs and CRLF line endings come through exactly as they are in the file.
+
+This is the one diff implementation for the working tree: `torchfix diff`, the coloured
+diff of `apply --dry-run` and the patch of a run record all come from `unified_diff`,
+with paths relative to the one base a run picks (`pipeline.project_root`). The parser
+below reads those patches back (for `torchfix undo`); it is exact, not fuzzy: a hunk
+applies where it says or not at all.
+"""
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -45,12 +54,15 @@ def split_lines(data: bytes) -> list[bytes]:
     return result
 
 
-def display_path(path: Path) -> str:
-    """The path as `git apply` expects it: relative to the repository root, else the cwd."""
+def patch_path(path: Path, root: Path) -> str:
+    """`path` as a patch names it: relative to `root`, with forward slashes.
+
+    The folder part is resolved (as discovery resolves it) and the file name is kept, so
+    a symlinked file is named by its link, which is what was rewritten.
+    """
     absolute = Path(os.path.abspath(path))
-    root = git_root(absolute.parent)
-    base = root if root is not None else Path.cwd()
-    return Path(os.path.relpath(absolute, base)).as_posix()
+    real = Path(os.path.realpath(absolute.parent)) / absolute.name
+    return Path(os.path.relpath(real, root)).as_posix()
 
 
 @lru_cache(maxsize=1024)
@@ -59,3 +71,110 @@ def git_root(folder: Path) -> Path | None:
         if (candidate / ".git").exists():
             return candidate
     return None
+
+
+# -- reading patches back ------------------------------------------------------------------
+
+
+class PatchFormatError(ValueError):
+    """A patch that `unified_diff` cannot have written, or that does not fit the file."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    old_start: int  # 1-based; for an empty range, the line before it (as in the header)
+    new_start: int
+    lines: tuple[bytes, ...]  # each starting with b" ", b"-" or b"+"; line ends kept exactly
+
+
+@dataclass(frozen=True)
+class FilePatch:
+    old_path: str
+    new_path: str
+    hunks: tuple[Hunk, ...]
+
+
+_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse_patch(data: bytes) -> list[FilePatch]:
+    """The files of a patch made of `unified_diff` outputs, in order.
+
+    Hunk bodies are read by their line counts, never by what a line looks like, so a
+    removed line that reads "-- a/x" cannot be mistaken for a file header.
+    """
+    lines = split_lines(data)  # on b"\n" only: a CR belongs to its line
+    files: list[FilePatch] = []
+    index = 0
+    while index < len(lines):
+        if not (lines[index].startswith(b"--- a/") and index + 1 < len(lines)
+                and lines[index + 1].startswith(b"+++ b/")):
+            raise PatchFormatError(f"line {index + 1}: expected a '--- a/' file header")
+        old_path = _header_path(lines[index], 6)
+        new_path = _header_path(lines[index + 1], 6)
+        index += 2
+        hunks: list[Hunk] = []
+        while index < len(lines) and lines[index].startswith(b"@@"):
+            hunk, index = _read_hunk(lines, index)
+            hunks.append(hunk)
+        if not hunks:
+            raise PatchFormatError(f"{old_path}: a file header without hunks")
+        files.append(FilePatch(old_path, new_path, tuple(hunks)))
+    return files
+
+
+def _header_path(line: bytes, prefix: int) -> str:
+    return line[prefix:].rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+
+def _read_hunk(lines: list[bytes], index: int) -> tuple[Hunk, int]:
+    match = _HUNK.match(lines[index])
+    if match is None:
+        raise PatchFormatError(f"line {index + 1}: malformed hunk header")
+    old_start, new_start = int(match[1]), int(match[3])
+    old_left = 1 if match[2] is None else int(match[2])
+    new_left = 1 if match[4] is None else int(match[4])
+    index += 1
+    body: list[bytes] = []
+    while old_left or new_left:
+        if index >= len(lines):
+            raise PatchFormatError("the patch ends inside a hunk")
+        line = lines[index]
+        kind = line[:1]
+        if kind == b" ":
+            old_left, new_left = old_left - 1, new_left - 1
+        elif kind == b"-":
+            old_left -= 1
+        elif kind == b"+":
+            new_left -= 1
+        else:
+            raise PatchFormatError(f"line {index + 1}: not a line of a hunk")
+        if old_left < 0 or new_left < 0:
+            raise PatchFormatError(f"line {index + 1}: more lines than the hunk header says")
+        index += 1
+        if index < len(lines) and lines[index] == NO_NEWLINE:
+            line = line[:-1]  # the file's last line has no newline: drop the one we added
+            index += 1
+        body.append(line)
+    return Hunk(old_start, new_start, tuple(body)), index
+
+
+def reverse_apply(patch: FilePatch, after: bytes) -> bytes:
+    """The file as it was before `patch`, from its bytes after it. Exact: every context
+    and added line must be where the patch says, byte for byte."""
+    current = split_lines(after)
+    result: list[bytes] = []
+    position = 0  # lines of `current` consumed so far
+    for hunk in patch.hunks:
+        new_side = [line[1:] for line in hunk.lines if line[:1] in (b" ", b"+")]
+        old_side = [line[1:] for line in hunk.lines if line[:1] in (b" ", b"-")]
+        # An empty new range names the line before it; otherwise its first line.
+        start = hunk.new_start if not new_side else hunk.new_start - 1
+        if start < position or current[start:start + len(new_side)] != new_side:
+            raise PatchFormatError(f"{patch.new_path}: hunk at line {hunk.new_start} does "
+                                   "not match the file")
+        result += current[position:start]
+        result += old_side
+        position = start + len(new_side)
+    result += current[position:]
+    return b"".join(result)

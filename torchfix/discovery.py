@@ -22,9 +22,9 @@ GENERATED_MARKER = b"@generated"
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {
         ".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d",
-        ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".torchfix_cache",
-        ".venv", "__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist",
-        "node_modules", "site-packages", "venv",
+        ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".torchfix",
+        ".torchfix_cache", ".venv", "__pycache__", "__pypackages__", "_build", "buck-out",
+        "build", "dist", "node_modules", "site-packages", "venv",
     }
 )
 PYTHON_SUFFIXES = (".py",)

@@ -45,6 +45,8 @@ class RunOutcome:
     settings: EngineSettings
     config: Config
     discovery: Discovery
+    # The one base of the run: patch paths are relative to it, its run record lives in it.
+    root: Path = field(default_factory=Path.cwd)
     results: list[FileResult] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -99,7 +101,7 @@ def run(
     )
     if on_discovered is not None:
         on_discovered(len(found.files))
-    outcome = RunOutcome(settings, config, found)
+    outcome = RunOutcome(settings, config, found, project_root(config, paths))
     cache = ResultCache.at(cache_root(config, paths), settings) if options.use_cache else None
     if settings.codemods:
         for result in run_files(found.files, settings, options.jobs, cache):
@@ -115,6 +117,23 @@ def cache_root(config: Config, paths: Sequence[Path]) -> Path:
     if config.path is not None:
         return config.root
     return git_root(_common_folder(paths).resolve()) or Path.cwd()
+
+
+def project_root(config: Config, paths: Sequence[Path]) -> Path:
+    """The base of a run: the git root of the targets' common folder; outside git, the
+    folder of the configuration file when it holds every target; else that common folder.
+
+    Patch paths (`torchfix diff`, `apply --dry-run`, the run record) are relative to it,
+    so a patch applies there with `git apply` or `patch -p1`; the run record lives in it
+    (`.torchfix/runs`). `torchfix undo` finds it again from any folder inside it.
+    """
+    folder = _common_folder(paths).resolve()
+    root = git_root(folder)
+    if root is not None:
+        return root
+    if config.path is not None and folder.is_relative_to(config.root):
+        return config.root
+    return folder
 
 
 def _common_folder(paths: Sequence[Path]) -> Path:

@@ -71,6 +71,22 @@ def sorted_findings(results: Iterable[FileResult]) -> list[tuple[Path, Change]]:
     ]
 
 
+@dataclass(frozen=True)
+class RecordNote:
+    """Where `apply` recorded its run, as the closing summary names it."""
+
+    run: str
+    folder: str  # as shown to the user: relative to the cwd when inside it
+    patch: str
+    undo: str  # the command that takes the run back
+
+    def line(self) -> str:
+        return f"recorded {self.patch} (undo: {self.undo})"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo}
+
+
 @dataclass
 class Summary:
     files: int = 0
@@ -83,6 +99,7 @@ class Summary:
     manual: Counter[str] = field(default_factory=Counter)
     errors: int = 0
     seconds: float = 0.0
+    record: RecordNote | None = None  # apply: the run record, if one was written
 
     @classmethod
     def of(
@@ -113,6 +130,7 @@ class Summary:
             "manual": dict(sorted(self.manual.items())),
             "errors": self.errors,
             "seconds": round(self.seconds, 3),
+            "record": self.record.as_dict() if self.record else None,
         }
 
 
@@ -144,6 +162,8 @@ def print_summary(console: Console, summary: Summary, verb: str) -> None:
     if summary.generated_skipped:
         console.print(f"{summary.generated_skipped} @generated file(s) skipped "
                       "(--include-generated processes them).")
+    if summary.record is not None:
+        console.print(Text(summary.record.line()))
 
 
 def json_document(

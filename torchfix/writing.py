@@ -75,3 +75,42 @@ def _temp_file_beside(target: Path) -> tuple[int, str]:
     except OSError as exc:
         raise WriteError(f"cannot create a temporary file beside it: "
                          f"{exc.strerror or exc}") from exc
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Create or replace a file of torchfix's own (a run record) all at once, durably.
+
+    Unlike `write_atomically` there is no expected content and no mode to keep; the
+    folder is synced too, so the rename itself survives a crash. Raises OSError.
+    """
+    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(handle, "wb") as temp:
+            temp.write(data)
+            temp.flush()
+            os.fsync(temp.fileno())
+        # mkstemp makes the file private; a record is as readable as any file the user makes.
+        os.chmod(temp_name, 0o666 & ~_umask())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (new names, renames) to disk, where the system allows it."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+def _umask() -> int:
+    current = os.umask(0o022)  # the only way to read it is to set it; put it right back
+    os.umask(current)
+    return current
