@@ -39,7 +39,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -294,12 +293,12 @@ def _git_head(root: Path) -> str | None:
     """The commit the run started from, so its patch can be applied to a fresh checkout."""
     if not (root / ".git").exists():
         return None
+    import git  # gitpython: only runs that write files need it
+
     try:
-        done = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=root,
-                              capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
+        return git.Repo(root).head.commit.hexsha
+    except (git.GitError, ValueError, OSError):  # no commit yet, or not a usable repository
         return None
-    return done.stdout.strip() or None
 
 
 def _now() -> str:
