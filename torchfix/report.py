@@ -92,7 +92,6 @@ class Summary:
     files: int = 0
     parsed: int = 0
     changed: int = 0
-    written: int = 0
     generated_skipped: int = 0
     applied: Counter[str] = field(default_factory=Counter)
     pending_unsafe: Counter[str] = field(default_factory=Counter)
