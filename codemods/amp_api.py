@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
+from torchfix.ast_index import walk
 from torchfix.ast_names import dotted_name
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 from torchfix.edits import as_keyword, insert_argument, keyword, prepend_argument
@@ -213,6 +214,7 @@ class AmpApi(TorchfixCodemod):
     summary = "Move deprecated torch.cuda.amp / torch.cpu.amp APIs to torch.amp with the device."
     triggers = (b"cuda.amp", b"cpu.amp", b"torch.cuda import", b"torch.cpu import")
     fix_safety = "safe, unsafe"
+    reads_whole_file = True  # the quote style of the file's strings, for the device strings
     options = (
         Option("min-torch", "2.4", "Oldest torch the code supports; replacements that need "
                                    "a newer one are reported instead of applied.",
@@ -224,7 +226,7 @@ class AmpApi(TorchfixCodemod):
         lines: set[int] = set()
         bound: set[str] = set()
         name_lines: dict[str, list[int]] = {}
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.ImportFrom):
                 names = _deprecated_bindings(node)
                 if names is not None:
@@ -833,7 +835,7 @@ def _watched_names(tree: ast.Module) -> set[str]:
     """The names whose bindings and reads matter: what the deprecated imports bind, what
     binds torch, what binds torch.amp names, and what could rebind any of them."""
     watched: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom):
             names = _deprecated_bindings(node)
             if names:
@@ -1348,7 +1350,7 @@ class _Keys:
 
 
 def _keyable_nodes(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call):
             yield CALL, node
         elif isinstance(node, ast.Attribute):

@@ -12,7 +12,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
+from torchfix.codemod import CodemodSettings, Finding, Option, Safety, TorchfixCodemod
 from torchfix.test_code import is_test_path
 
 
@@ -28,9 +28,22 @@ class Decision:
 
     verdict: Verdict
     exception: str  # "ValueError", "TypeError" or (for `assert False`) "AssertionError"
-    condition: ast.expr
+    assertion: ast.Assert
     always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
     reason: str = ""  # why it is not SAFE
+
+    @property
+    def condition(self) -> ast.expr:
+        return self.assertion.test
+
+    def message(self) -> tuple[str, Safety]:
+        """What the change says, and how safe it is."""
+        if self.verdict is Verdict.REPORT:
+            return self.reason, Safety.MANUAL
+        message = f"assert is stripped by python -O: raise {self.exception} instead"
+        if self.verdict is Verdict.UNSAFE:
+            return f"{message} ({self.reason})", Safety.UNSAFE
+        return message, Safety.SAFE
 
     @property
     def condition_text(self) -> str:
@@ -155,6 +168,15 @@ class AssertToRaise(TorchfixCodemod):
         return set(plan_for(tree).decisions)
 
     @classmethod
+    def findings(cls, tree: ast.Module) -> list[Finding]:
+        # The plan decides every assert; the rewrite only lays out the `if` and `raise`.
+        return [
+            Finding(decision.assertion, *decision.message())
+            for decisions in plan_for(tree).decisions.values()
+            for decision in decisions
+        ]
+
+    @classmethod
     def skips_path(cls, path: Path) -> bool:
         return is_test_path(path)  # test assertions, not input checks
 
@@ -241,8 +263,9 @@ class AssertToRaise(TorchfixCodemod):
         indent: int,
         comment_width: int,
     ) -> cst.BaseSmallStatement | cst.If:
-        if decision.verdict is Verdict.REPORT:
-            self.report(original, decision.reason)
+        message, safety = decision.message()
+        if safety is Safety.MANUAL:
+            self.report(original, message)
             return updated
         replacement: cst.BaseSmallStatement | cst.If
         if decision.always_fails:
@@ -254,11 +277,6 @@ class AssertToRaise(TorchfixCodemod):
                 test=self._if_test(updated.test, indent + comment_width),
                 body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]),
             )
-        message = f"assert is stripped by python -O: raise {decision.exception} instead"
-        safety = Safety.SAFE
-        if decision.verdict is Verdict.UNSAFE:
-            safety = Safety.UNSAFE
-            message += f" ({decision.reason})"
         return self.fix(original, updated, replacement, message, safety)
 
     def _if_test(self, condition: cst.BaseExpression, extra_width: int) -> cst.BaseExpression:
@@ -836,7 +854,7 @@ class _Planner(ast.NodeVisitor):
         # exception callers already see, only make it survive -O.
         exception = ("AssertionError" if always_fails
                      else "TypeError" if _is_type_check(node.test) else "ValueError")
-        decision = Decision(Verdict.SAFE, exception, node.test, always_fails=always_fails)
+        decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails)
         if frame.catching_try_depth:
             return _with(decision, Verdict.REPORT,
                          "a handler around it catches AssertionError, which a raise would "
@@ -926,7 +944,7 @@ def _statements(statements: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
 
 
 def _with(decision: Decision, verdict: Verdict, reason: str) -> Decision:
-    return Decision(verdict, decision.exception, decision.condition,
+    return Decision(verdict, decision.exception, decision.assertion,
                     decision.always_fails, reason)
 
 

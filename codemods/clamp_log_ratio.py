@@ -14,6 +14,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 
+from torchfix.ast_index import nodes_of, walk
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 from torchfix.edits import keyword
 
@@ -236,7 +237,7 @@ class ClampLogRatio(TorchfixCodemod):
         # exp (an earlier clamp, a copy of another name).
         exps: list[tuple[int, ast.expr]] = []
         bindings: dict[str, list[tuple[int, ast.expr | None]]] = {}
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
                 if not isinstance(func, ast.Attribute):
@@ -683,7 +684,7 @@ class ClampLogRatio(TorchfixCodemod):
                     _is_log_prob_identifier(node.attr) or node.attr in LOG_PROB_METHODS
                 ))
                 or (isinstance(node, ast.arg) and _is_log_prob_identifier(node.arg))
-                for node in ast.walk(tree)
+                for node in walk(tree)
             )
         return self._has_log_probs
 
@@ -840,13 +841,12 @@ def _torch_aliases(tree: ast.Module | None) -> frozenset[str]:
     if tree is None:
         return frozenset({"torch"})
     names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "torch":
-                    names.add(alias.asname or "torch")
-                elif alias.name.startswith("torch.") and alias.asname is None:
-                    names.add("torch")
+    for node in nodes_of(tree, ast.Import):
+        for alias in node.names:
+            if alias.name == "torch":
+                names.add(alias.asname or "torch")
+            elif alias.name.startswith("torch.") and alias.asname is None:
+                names.add("torch")
     return frozenset(names)
 
 

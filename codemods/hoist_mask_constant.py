@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import math
 import struct
 from collections import Counter
@@ -15,6 +16,7 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
+from torchfix.ast_index import nodes_of, walk
 from torchfix.ast_names import dotted
 from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 
@@ -223,7 +225,7 @@ class ModuleFacts:
     @classmethod
     def of(cls, tree: ast.Module) -> ModuleFacts:
         facts = cls()
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Name):
                 facts.identifiers.add(node.id)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -571,6 +573,8 @@ def function_bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Count
 
 def _bound_here(node: ast.AST) -> list[str]:
     """The names this node binds in the scope it is in."""
+    if type(node) not in _BINDING_TYPES:
+        return []  # most nodes: answered without the checks below
     if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
         return [node.id]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -592,6 +596,12 @@ def _bound_here(node: ast.AST) -> list[str]:
         return [node.rest]  # type: ignore[attr-defined]
     return []
 
+
+_BINDING_TYPES = frozenset({
+    ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.arguments, ast.Import,
+    ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler, ast.MatchAs, ast.MatchStar,
+    ast.MatchMapping,
+})
 
 # -- safety ---------------------------------------------------------------------------------
 
@@ -740,15 +750,11 @@ class LocalPlan:
 def plan_locals(tree: ast.Module, facts: ModuleFacts) -> dict[int, LocalPlan]:
     """The tensor locals that can be replaced by their constant, by assignment line."""
     plans: dict[int, LocalPlan] = {}
-    if not any(
-        isinstance(node, ast.Assign) and _may_be_constant_tensor(node.value)
-        for node in ast.walk(tree)
-    ):
-        return plans
-    for function in ast.walk(tree):
-        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for plan in _function_plans(function, facts):
-                plans[plan.line] = plan
+    lines = [node.lineno for node in nodes_of(tree, ast.Assign)
+             if _may_be_constant_tensor(node.value)]
+    for function in _functions_holding(tree, lines):
+        for plan in _function_plans(function, facts):
+            plans[plan.line] = plan
     return plans
 
 
@@ -760,15 +766,28 @@ def plan_unused_reads(
     By assignment line. Whether they really end up unused is known only after the rewrite.
     """
     found: dict[int, str] = {}
-    if not plans and not any(
-        isinstance(node, ast.Call) and any(_may_be_constant_tensor(arg) for arg in node.args)
-        for node in ast.walk(tree)
-    ):
-        return found
-    for function in ast.walk(tree):
-        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.update(_unused_reads(function, facts, plans))
+    lines = [*plans, *(  # where constant tensors may be dropped: planned locals, fill calls
+        node.lineno for node in nodes_of(tree, ast.Call)
+        if any(map(_may_be_constant_tensor, [*node.args, *(k.value for k in node.keywords)]))
+    )]
+    for function in _functions_holding(tree, lines):
+        found.update(_unused_reads(function, facts, plans))
     return found
+
+
+def _functions_holding(
+    tree: ast.Module, lines: list[int]
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions (nested ones too) whose lines include one of `lines`."""
+    if not lines:
+        return []
+    lines = sorted(lines)
+    return [
+        function for function in walk(tree)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and (index := bisect.bisect_left(lines, function.lineno)) < len(lines)
+        and lines[index] <= (function.end_lineno or function.lineno)
+    ]
 
 
 def _unused_reads(
@@ -1075,7 +1094,7 @@ class HoistMaskConstant(TorchfixCodemod):
         read_assignments: dict[str, list[int]] = {}  # `device = x.device` and the like
         calls: list[tuple[str, ast.Call]] = []
         fill_names = set(_FILL_CALL_NAMES)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else (

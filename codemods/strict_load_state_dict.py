@@ -12,6 +12,7 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
+from torchfix.ast_index import nodes_of
 from torchfix.ast_names import dotted
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.edits import append_argument, keyword
@@ -121,9 +122,8 @@ class StrictLoadStateDict(TorchfixCodemod):
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
         return {
             node.lineno
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
+            for node in nodes_of(tree, ast.Call)
+            if isinstance(node.func, ast.Attribute)
             and node.func.attr == "load_state_dict"
         }
 

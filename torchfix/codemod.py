@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import enum
-from collections.abc import Callable, Collection, Generator, Mapping
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,6 +62,35 @@ class Change:
     applied: bool
 
 
+def applies(safety: Safety, unsafe_fixes: bool) -> bool:
+    """Whether a change of this safety is applied in a run with or without --unsafe-fixes."""
+    return safety is Safety.SAFE or (safety is Safety.UNSAFE and unsafe_fixes)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A change decided on CPython's tree alone (see `TorchfixCodemod.findings`)."""
+
+    node: ast.stmt | ast.expr  # the node the change is made to: it locates the change
+    message: str
+    safety: Safety
+
+    def change(
+        self, codemod: str, lines: Sequence[str], unsafe_fixes: bool, suppressions: Suppressions
+    ) -> Change | None:
+        """The Change that `fix()` or `report()` records for it; None where suppressed."""
+        node = self.node
+        if suppressions and suppressions.suppresses(
+            codemod, node.lineno, node.end_lineno or node.lineno
+        ):
+            return None
+        # CPython counts columns in UTF-8 bytes, libcst (and so every Change) in characters.
+        line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+        column = len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))
+        return Change(codemod, node.lineno, column + 1, self.message, self.safety,
+                      applies(self.safety, unsafe_fixes))
+
+
 @dataclass(frozen=True)
 class Option:
     """A codemod setting readable from `[tool.torchfix.<codemod>]`."""
@@ -103,6 +132,11 @@ class CodemodSettings:
     # CPython's parse of the same text, for facts that are cheaper to read there (class
     # bases, assignments); None when this Python cannot parse the file.
     python_tree: ast.Module | None = None
+    # Only the changes are wanted, not the new text (`check`).
+    findings_only: bool = False
+    # When the tree holds only some lines of the file (torchfix.sparse_source): the file's
+    # number of each line of the tree's code.
+    line_numbers: Sequence[int] | None = None
 
 
 # Statement node types whose subtrees can be skipped when they hold no candidate line.
@@ -123,6 +157,10 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     # What `torchfix list` shows: "safe", "unsafe" or "safe, unsafe".
     fix_safety: ClassVar[str] = "safe"
     enabled_by_default: ClassVar[bool] = True
+    # Whether the codemod reads libcst nodes beyond its candidate lines (the file's quote
+    # style, say). If not, `check` may give it a tree of only the statements holding its
+    # candidates (see torchfix.sparse_source).
+    reads_whole_file: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
 
     def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
@@ -165,6 +203,22 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         lines are visited (with their enclosing functions and classes). Return the line
         of each node the codemod may rewrite or report, plus any line whose code it must
         see to decide (e.g. an assignment it reads). None, the default, visits everything.
+
+        In `check`, libcst may parse only the top-level statements (and, in classes, the
+        members) holding a candidate line: the other statements are not in the tree at
+        all, unless the codemod sets `reads_whole_file`.
+        """
+        del tree
+        return None
+
+    @classmethod
+    def findings(cls, tree: ast.Module) -> Sequence[Finding] | None:
+        """Every change this codemod makes to the file, when CPython's tree decides them all.
+
+        `check` wants the changes, not the new text: a codemod that can list them here,
+        each with the node, message and safety its rewrite records, spares `check` the
+        libcst parse. The golden tests hold `check` to exactly what `apply` changes. None,
+        the default: `check` runs the codemod on libcst's tree like `apply`.
         """
         del tree
         return None
@@ -176,7 +230,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     # file full of candidates that is most of the run. A codemod that uses no matcher
     # decorators gets the same dispatch from a per-class table instead.
 
-    _dispatch: ClassVar[dict[tuple[str, type], Any]]
+    _dispatch: ClassVar[dict[tuple[str, type, str], Any]]
     _uses_matcher_decorators: ClassVar[bool] = True  # set per subclass
     _has_field_hooks: ClassVar[bool]
 
@@ -188,8 +242,12 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             for name in dir(cls)
             for attribute in _MATCHER_DECORATOR_ATTRIBUTES
         )
+        # libcst's base class defines every `visit_<Type>_<field>` as a no-op: only the ones
+        # a codemod overrides count.
         cls._has_field_hooks = any(
-            name.startswith(("visit_", "leave_")) and "_" in name.split("_", 1)[1]
+            name.startswith(("visit_", "leave_"))
+            and "_" in name.split("_", 1)[1]
+            and getattr(cls, name) is not getattr(cst.CSTTransformer, name, None)
             for name in dir(cls)
             if callable(getattr(cls, name, None))
         )
@@ -201,20 +259,32 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             )
         return self._plain
 
-    def _hook(self, prefix: str, node_type: type) -> Any:
-        key = (prefix, node_type)
+    def _hook(self, prefix: str, node_type: type, attribute: str = "") -> Any:
+        """The codemod's own `<prefix>_<Type>[_<attribute>]` method; None if it has none."""
+        key = (prefix, node_type, attribute)
         table = type(self)._dispatch
         if key not in table:
-            table[key] = getattr(type(self), f"{prefix}_{node_type.__name__}", None)
+            name = f"{prefix}_{node_type.__name__}" + (f"_{attribute}" if attribute else "")
+            hook = getattr(type(self), name, None)
+            # libcst's own are no-ops (visit children, keep the node): skip the call.
+            table[key] = None if hook is getattr(cst.CSTTransformer, name, None) else hook
         return table[key]
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        if self._has_field_hooks or not self._plain_dispatch():
+        if not self._plain_dispatch():
             super().on_visit_attribute(node, attribute)
+        elif self._has_field_hooks:
+            hook = self._hook("visit", type(node), attribute)
+            if hook is not None:
+                hook(self, node)
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        if self._has_field_hooks or not self._plain_dispatch():
+        if not self._plain_dispatch():
             super().on_leave_attribute(original_node, attribute)
+        elif self._has_field_hooks:
+            hook = self._hook("leave", type(original_node), attribute)
+            if hook is not None:
+                hook(self, original_node)
 
     def _dispatch_visit(self, node: cst.CSTNode) -> bool:
         if not self._plain_dispatch():
@@ -264,9 +334,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
 
     def would_apply(self, node: cst.CSTNode, safety: Safety) -> bool:
         """Whether an edit of `node` with this safety is applied in this run."""
-        if safety is Safety.MANUAL or self.is_suppressed(node):
-            return False
-        return safety is Safety.SAFE or self.settings.unsafe_fixes
+        return not self.is_suppressed(node) and applies(safety, self.settings.unsafe_fixes)
 
     def fix(
         self,
@@ -321,7 +389,14 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             if wrapper is None:
                 raise RuntimeError("position() called outside transform_module()")
             self._positions = wrapper.resolve(PositionProvider)
-        return self._positions[node]
+        position = self._positions[node]
+        line_numbers = self.settings.line_numbers
+        if line_numbers is None:
+            return position
+        return CodeRange(
+            (line_numbers[position.start.line - 1], position.start.column),
+            (line_numbers[position.end.line - 1], position.end.column),
+        )
 
     def _position_in_statement(self, node: cst.CSTNode) -> CodeRange | None:
         focus = self.settings.focus
@@ -366,6 +441,13 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         )
 
     # -- libcst plumbing -----------------------------------------------------------------
+
+    def transform_module(self, tree: cst.Module) -> cst.Module:
+        if self.settings.findings_only:
+            # libcst then adds and removes the imports the edits scheduled, walking the whole
+            # module again: that changes the text, never the findings.
+            return Codemod.transform_module(self, tree)
+        return super().transform_module(tree)
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module) -> Generator[cst.Module, None, None]:

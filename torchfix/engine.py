@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import difflib
+import io
+import tokenize
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from libcst.codemod import CodemodContext
 from torchfix import registry
 from torchfix.codemod import Change, CodemodSettings, Focus, TorchfixCodemod
 from torchfix.discovery import is_generated
+from torchfix.sparse_source import SparseSource, sparse_source
 from torchfix.statement_lines import statement_lines
 from torchfix.suppressions import MARKER, Suppressions, find_suppressions
 
@@ -144,6 +147,10 @@ class _Source:
     tree: cst.Module
     python_tree: ast.Module | None
     candidates: dict[str, Collection[int] | None] = field(default_factory=dict)
+    # When `tree` holds only some statements of the file: CPython's tree cut the same way,
+    # and the file's number of each line of `text`.
+    cut_python_tree: ast.Module | None = None
+    line_numbers: tuple[int, ...] | None = None
     _spans: dict[cst.CSTNode, tuple[int, int]] | None = None
     _spans_done: bool = False
 
@@ -162,7 +169,7 @@ class _Source:
         if not lines:
             return False, None
         if not self._spans_done:
-            self._spans = statement_lines(self.tree, self.python_tree)
+            self._spans = statement_lines(self.tree, self.cut_python_tree or self.python_tree)
             self._spans_done = True
         if self._spans is None:
             return True, None
@@ -179,15 +186,13 @@ def _rewrite(
         codemods = [c for c in codemods if candidates[c.name] is None or candidates[c.name]]
         if not codemods:
             return FileResult(path)
+    if not settings.produce_output:
+        return _findings(data, path, codemods, settings, python_tree, python_error, candidates)
     module = _parse(data, python_error)
     original = _Source(data.decode(module.encoding), module, python_tree, candidates)
     suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
 
     changes: list[Change] = []
-    if not settings.produce_output:
-        for codemod in codemods:
-            changes.extend(_run_codemod(codemod, original, path, settings, suppressions)[1])
-        return FileResult(path, tuple(changes), parsed=True, encoding=module.encoding)
 
     current = original
     for codemod in codemods:
@@ -220,6 +225,114 @@ def _rewrite(
         encoding=module.encoding,
         parsed=True,
     )
+
+
+def _findings(
+    data: bytes,
+    path: Path,
+    codemods: Sequence[type[TorchfixCodemod]],
+    settings: EngineSettings,
+    python_tree: ast.Module | None,
+    python_error: str | None,
+    candidates: dict[str, Collection[int] | None],
+) -> FileResult:
+    """What the codemods would change (`check`), without making the new text.
+
+    Each codemod looks at the file as read. Codemods that decide on CPython's tree alone
+    list their changes from it (`TorchfixCodemod.findings`); for the others libcst parses
+    only the statements they named as candidates (see torchfix.sparse_source), or the
+    whole file when one of them reads it all or the cut does not parse.
+    """
+    decoded = _decode(data) if python_tree is not None else None
+    if python_tree is None or decoded is None:
+        return _findings_on_libcst(data, path, codemods, settings, python_tree, python_error,
+                                   candidates, None)
+    text, encoding = decoded
+    suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    by_codemod: dict[str, list[Change]] = {}
+    on_libcst: list[type[TorchfixCodemod]] = []
+    lines: list[str] | None = None
+    for codemod in codemods:
+        found = codemod.findings(python_tree)
+        if found is None:
+            on_libcst.append(codemod)
+            continue
+        lines = lines if lines is not None else _physical_lines(text)
+        by_codemod[codemod.name] = [
+            change for finding in found
+            if (change := finding.change(codemod.name, lines, settings.unsafe_fixes,
+                                         suppressions)) is not None
+        ]
+    if on_libcst:
+        result = _findings_on_libcst(data, path, on_libcst, settings, python_tree,
+                                     python_error, candidates, (text, encoding))
+        for change in result.changes:
+            by_codemod.setdefault(change.codemod, []).append(change)
+    changes = [change for codemod in codemods for change in by_codemod.get(codemod.name, ())]
+    return FileResult(path, tuple(changes), parsed=True, encoding=encoding)
+
+
+def _findings_on_libcst(
+    data: bytes,
+    path: Path,
+    codemods: Sequence[type[TorchfixCodemod]],
+    settings: EngineSettings,
+    python_tree: ast.Module | None,
+    python_error: str | None,
+    candidates: dict[str, Collection[int] | None],
+    decoded: tuple[str, str] | None,
+) -> FileResult:
+    source: _Source | None = None
+    cut = _cut(decoded[0], codemods, python_tree, candidates) if decoded is not None else None
+    if cut is not None:
+        try:
+            module = cst.parse_module(cut.text)
+        except Exception:  # the whole file's parse below reports what is wrong, as apply would
+            pass
+        else:
+            source = _Source(cut.text, module, python_tree, candidates, cut.tree,
+                             cut.line_numbers)
+    if source is None:
+        module = _parse(data, python_error)
+        source = _Source(data.decode(module.encoding), module, python_tree, candidates)
+    text, encoding = decoded or (source.text, module.encoding)
+    suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    changes: list[Change] = []
+    for codemod in codemods:
+        changes.extend(_run_codemod(codemod, source, path, settings, suppressions)[1])
+    return FileResult(path, tuple(changes), parsed=True, encoding=encoding)
+
+
+def _cut(
+    text: str,
+    codemods: Sequence[type[TorchfixCodemod]],
+    python_tree: ast.Module | None,
+    candidates: dict[str, Collection[int] | None],
+) -> SparseSource | None:
+    """The statements of `text` that hold the codemods' candidates, if they can be cut out."""
+    if python_tree is None or any(codemod.reads_whole_file for codemod in codemods):
+        return None
+    lines: set[int] = set()
+    for codemod in codemods:
+        named = candidates[codemod.name]
+        if named is None:
+            return None
+        lines.update(named)
+    return sparse_source(text, python_tree, lines)
+
+
+def _decode(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding) by the rules CPython follows (BOM, coding cookie, else UTF-8)."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        return data.decode(encoding), encoding
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None
+
+
+def _physical_lines(text: str) -> list[str]:
+    # CPython ends lines at \r\n, \r and \n only; str.splitlines also splits at \f, \v...
+    return io.StringIO(text, newline=None).read().split("\n")
 
 
 def _python_ast(data: bytes | str, path: Path) -> tuple[ast.Module | None, str | None]:
@@ -301,8 +414,10 @@ def _run_codemod(
                 options=settings.options.get(codemod.name, {}),
                 suppressions=suppressions,
                 fresh_tree=True,  # every tree given to a codemod comes straight from the parser
+                findings_only=not settings.produce_output,
                 focus=focus,
                 python_tree=source.python_tree,
+                line_numbers=source.line_numbers,
             ),
         )
         new_tree = instance.transform_module(source.tree)

@@ -18,6 +18,7 @@ Used by the test suite and by `torchfix selftest`, so the cases ship with the pa
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
 import tempfile
@@ -108,6 +109,9 @@ def run_case(case: GoldenCase) -> CaseOutcome:
             wanted = case.check_path.read_text(encoding="utf-8")
             if output.strip() != wanted.strip():
                 return CaseOutcome(case, False, _mismatch("check output", wanted, output))
+        disagreement = _check_against_apply(case.codemod, args, filename)
+        if disagreement:
+            return CaseOutcome(case, False, disagreement)
         code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0:
             return CaseOutcome(case, False, f"apply exited {code}: {output.strip()}")
@@ -124,7 +128,27 @@ def run_case(case: GoldenCase) -> CaseOutcome:
     return CaseOutcome(case, True)
 
 
-def _cli(args: list[str]) -> tuple[int, str]:
+def _check_against_apply(codemod: str, args: list[str], filename: str) -> str:
+    """Why `check` does not report exactly the changes `apply` makes; "" when it does.
+
+    `check` takes shortcuts `apply` cannot (a partial libcst parse, changes read off
+    CPython's tree), so every case holds the two to the same findings.
+    """
+    common = ["--select", codemod, "--format", "json", "--no-cache", *args, filename]
+    reports = {}
+    for command in (["check"], ["apply", "--dry-run", "--no-record"]):
+        code, output = _cli([*command, *common], stderr=False)
+        try:
+            reports[command[0]] = json.loads(output)["findings"]
+        except (ValueError, KeyError):
+            return f"{command[0]} --format json exited {code} with: {output.strip()}"
+    if reports["check"] == reports["apply"]:
+        return ""
+    return _mismatch("check findings (expected: what apply --dry-run reports)",
+                     json.dumps(reports["apply"], indent=1), json.dumps(reports["check"], indent=1))
+
+
+def _cli(args: list[str], stderr: bool = True) -> tuple[int, str]:
     from typer.testing import CliRunner
 
     from torchfix.cli import app
@@ -132,7 +156,7 @@ def _cli(args: list[str]) -> tuple[int, str]:
     result = CliRunner().invoke(app, [*args, "--jobs", "1"])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
-    return result.exit_code, result.stdout + result.stderr
+    return result.exit_code, result.stdout + (result.stderr if stderr else "")
 
 
 def _mismatch(what: str, expected: str, actual: str) -> str:
