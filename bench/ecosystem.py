@@ -5,9 +5,11 @@
     python bench/ecosystem.py --out results/     # where the diffs and summary go
 
 For each project it reports files, files changed, changes per codemod, crashes (internal
-errors), outputs that fail to parse, files a second run would change again, time and
-peak RSS — the last three must be zero. The full diff of every project is saved so a
-person can read it (`<out>/<project>.diff`), with `summary.json` beside it.
+errors), outputs that fail to parse, files a second run would change again, findings of
+`check` that differ from the changes of `apply`, time and peak RSS — crashes, unparsable
+outputs, second-run changes and check/apply differences must be zero. The full diff of
+every project is saved so a person can read it (`<out>/<project>.diff`), with
+`summary.json` beside it.
 
 Each project runs in its own process, so its time and peak RSS are its own.
 """
@@ -18,6 +20,7 @@ import argparse
 import ast
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -33,6 +36,7 @@ from torchfix import registry
 from torchfix.diffs import unified_diff
 from torchfix.engine import EngineSettings, process_source
 from torchfix.pipeline import RunOptions, run
+from torchfix.runner import on_parser_stack
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
@@ -77,6 +81,12 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
             unstable.append(relative)
 
     (out / f"{name}.diff").write_bytes(b"".join(diff_parts))
+    # The run's own peak (its worker processes included), before the comparison below.
+    peak_rss_mb = max(resource.getrusage(who).ru_maxrss
+                      for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    checked_seconds = time.perf_counter()
+    disagreements = check_against_apply(folder, [result.path for result in outcome.results])
+    checked_seconds = time.perf_counter() - checked_seconds
     return {
         "project": name,
         "files": len(outcome.results),
@@ -87,8 +97,39 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         "crashes": crashes,
         "unparsable_outputs": unparsable,
         "second_run_changes": unstable,
+        "check_differs": disagreements,
         "seconds": round(seconds, 2),
+        "check_against_apply_seconds": round(checked_seconds, 2),
+        "peak_rss_mb": round(peak_rss_mb),
     }
+
+
+def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
+    """Where `check` reports other changes than `apply` makes, codemod by codemod.
+
+    `check` takes shortcuts `apply` cannot (a partial libcst parse, findings read off
+    CPython's tree). One codemod at a time, because in `apply` a codemod sees the
+    rewrites of the ones before it.
+    """
+    differences: list[str] = []
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        for codemod in registry.all_codemods():
+            if codemod.skips_path(path) or not any(t in data for t in codemod.triggers):
+                continue
+            applied = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True)
+            checked = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True,
+                                     produce_output=False)
+            by_apply = on_parser_stack(process_source, data, path, applied)
+            by_check = on_parser_stack(process_source, data, path, checked)
+            if by_apply.changes != by_check.changes or (
+                (by_apply.error is None) != (by_check.error is None)
+            ):
+                differences.append(f"{path.relative_to(folder).as_posix()}: {codemod.name}")
+    return differences
 
 
 def main() -> None:
@@ -110,15 +151,15 @@ def main() -> None:
             stdout=subprocess.PIPE,
         )
         output = child.stdout.read() if child.stdout else b""
-        _, status, usage = os.wait4(child.pid, 0)
+        _, status, _ = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             rows.append({"project": name, "crashes": ["the check itself failed"],
                          "files": 0, "files_changed": 0, "changes": {}, "seconds": 0,
                          "unparsable_outputs": [], "second_run_changes": [],
+                         "check_differs": [], "check_against_apply_seconds": 0,
                          "input_errors": 0, "parsed": 0, "peak_rss_mb": 0})
             continue
         row = json.loads(output)
-        row["peak_rss_mb"] = round(usage.ru_maxrss / 1024)
         rows.append(row)
         print(f"{name}: {row['files']} files, {row['files_changed']} changed, "
               f"{sum(row['changes'].values())} changes, {len(row['crashes'])} crashes",
@@ -134,7 +175,7 @@ def _print_table(rows: list[dict]) -> None:
     codemods = [codemod.name for codemod in registry.all_codemods()]
     table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
     for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
-                   "unstable", "input errors", "s", "RSS MB"):
+                   "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
     totals: Counter[str] = Counter()
     for row in rows:
@@ -143,8 +184,8 @@ def _print_table(rows: list[dict]) -> None:
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
             *map(str, counts), str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
-            str(len(row["second_run_changes"])), str(row["input_errors"]),
-            f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
+            str(len(row["second_run_changes"])), str(len(row["check_differs"])),
+            str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
         )
     table.add_row(
         "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
@@ -152,13 +193,15 @@ def _print_table(rows: list[dict]) -> None:
         str(sum(len(r["crashes"]) for r in rows)),
         str(sum(len(r["unparsable_outputs"]) for r in rows)),
         str(sum(len(r["second_run_changes"]) for r in rows)),
+        str(sum(len(r["check_differs"]) for r in rows)),
         str(sum(r["input_errors"] for r in rows)),
         f"{sum(r['seconds'] for r in rows):.1f}", str(max(r["peak_rss_mb"] for r in rows)),
         style="bold",
     )
     Console(width=200).print(table)
     for row in rows:
-        for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"]):
+        for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"],
+                        *(f"check differs from apply: {where}" for where in row["check_differs"])):
             print(f"{row['project']}: {problem}")
 
 
