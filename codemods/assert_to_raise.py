@@ -12,6 +12,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext
 
+from torchfix.ast_index import per_tree
 from torchfix.codemod import CodemodSettings, Finding, Option, Safety, TorchfixCodemod
 from torchfix.test_code import is_test_path
 
@@ -625,17 +626,10 @@ class Plan:
         return on_line[index] if index < len(on_line) else None
 
 
-_last_plan: tuple[ast.Module, Plan] | None = None
-
-
+@per_tree
 def plan_for(tree: ast.Module) -> Plan:
-    """The plan of a file; the engine asks twice per tree (candidates, then transform)."""
-    global _last_plan
-    if _last_plan is not None and _last_plan[0] is tree:
-        return _last_plan[1]
-    plan = _Planner.plan(tree)
-    _last_plan = (tree, plan)
-    return plan
+    """The plan of a file: what to do with each of its asserts."""
+    return _Planner.plan(tree)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from torchfix.ast_index import nodes_of
+from torchfix.ast_index import nodes_of, per_tree
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.test_code import is_test_path
 
@@ -632,16 +632,12 @@ class _Facts:
     # Lines of simple statements between two timer reads: a save being measured.
     timed_spans: list[tuple[int, int]] = field(default_factory=list)
 
-    @classmethod
-    def of(cls, tree: ast.Module) -> _Facts:
-        """The facts of a module; asked twice per tree (candidates, then the rewrite)."""
-        global _last_facts
-        if _last_facts is not None and _last_facts[0] is tree:
-            return _last_facts[1]
-        facts = cls()
+    @staticmethod
+    @per_tree
+    def of(tree: ast.Module) -> _Facts:
+        facts = _Facts()
         if _may_reference_torch_save(tree):  # "save" is in most files; torch.save is not
             _FactCollector(facts).collect(tree)
-        _last_facts = (tree, facts)
         return facts
 
     def blocker(self) -> str | None:
@@ -696,9 +692,6 @@ class _Facts:
 
     def _scope(self, path: FunctionPath) -> _Scope:
         return self.scopes.get(path) or _Scope()
-
-
-_last_facts: tuple[ast.Module, _Facts] | None = None
 
 
 def _may_reference_torch_save(tree: ast.Module) -> bool:

@@ -589,11 +589,10 @@ def _bound_here(node: ast.AST) -> list[str]:
         return list(node.names)
     if isinstance(node, ast.ExceptHandler) and node.name:
         return [node.name]
-    for kind in ("MatchAs", "MatchStar"):
-        if isinstance(node, getattr(ast, kind, ())) and node.name:  # type: ignore[arg-type]
-            return [node.name]  # type: ignore[attr-defined]
-    if isinstance(node, getattr(ast, "MatchMapping", ())) and node.rest:  # type: ignore[arg-type]
-        return [node.rest]  # type: ignore[attr-defined]
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
     return []
 
 

@@ -6,7 +6,9 @@ import ast
 import textwrap
 
 import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from torchfix.codemod import position_in_file
 from torchfix.engine import EngineSettings, process_bytes
 from torchfix.sparse_source import sparse_source
 
@@ -89,6 +91,13 @@ def test_statements_sharing_a_line_are_kept_together_and_the_line_once():
     assert cut is not None
     assert cut.line_numbers == (1, 2)
     assert len(cut.tree.body) == 2  # `b = 2` came along: it is on a kept line
+    # A chain of statements each sharing a line with the next comes along either way.
+    chain = "w = 0\nx = f(\n    1); y = g(\n    2); z = 3\nv = 4\n"
+    for candidate in (2, 4):
+        cut = sparse_source(chain, ast.parse(chain), {candidate})
+        assert cut is not None
+        assert cut.line_numbers == (2, 3, 4)
+        assert len(cut.tree.body) == 3
 
 
 def test_nothing_to_drop_means_no_cut():
@@ -109,6 +118,26 @@ def test_a_last_line_without_newline_still_ends_the_cut_text():
     cut = sparse_source(text, ast.parse(text), {3})
     assert cut is not None
     assert cut.text == "def f(x):\n    assert x\n"
+
+
+def test_positions_in_the_cut_map_back_to_the_file():
+    _, cut = _cut("""\
+        import torch
+
+
+        def load(model, path):
+            model.load_state_dict(torch.load(path))
+        """, {5})
+    assert cut is not None
+    wrapper = MetadataWrapper(cst.parse_module(cut.text))
+    positions = wrapper.resolve(PositionProvider)
+    call = next(node for node in positions
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "load_state_dict")
+    assert position_in_file(positions[call], cut.line_numbers) == CodeRange((5, 4), (5, 43))
+    # The module ends one past its last line: that maps one past the file's line too.
+    end = positions[wrapper.module].end
+    assert position_in_file(CodeRange(end, end), cut.line_numbers).start.line == 6
 
 
 # -- check on a cut gives the findings of the whole file ----------------------------------------

@@ -4,28 +4,43 @@ Each codemod looks for its candidates in the whole tree (`candidate_lines`), and
 gather facts from it again when they run. `ast.walk` costs about as much per file as
 CPython's parse itself, so the walk of the file being processed is made once, kept, and
 indexed by node type. Only the last module asked about is kept: the engine works on one
-file at a time.
+file at a time. `per_tree` keeps other per-file facts the same way.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 NodeT = TypeVar("NodeT", bound=ast.AST)
+T = TypeVar("T")
+
+
+def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
+    """`compute(tree)`, remembered for the last tree it was asked about.
+
+    The engine asks a codemod about the same tree more than once (its candidates, then
+    its findings or its rewrite), and works on one file at a time.
+    """
+    last: list[tuple[ast.Module, T]] = []
+
+    @functools.wraps(compute)
+    def remembered(tree: ast.Module) -> T:
+        if not last or last[0][0] is not tree:
+            last[:] = [(tree, compute(tree))]
+        return last[0][1]
+
+    return remembered
 
 
 class _Index:
     def __init__(self, tree: ast.AST) -> None:
-        self.tree = tree
         self.nodes = _walk(tree)
         self.by_type: dict[type, list[ast.AST]] = {}
         for node in self.nodes:
             self.by_type.setdefault(type(node), []).append(node)
-
-
-_last: _Index | None = None
 
 
 def walk(tree: ast.AST) -> Sequence[ast.AST]:
@@ -40,11 +55,7 @@ def nodes_of(tree: ast.Module, kind: type[NodeT]) -> Sequence[NodeT]:
     return _index(tree).by_type.get(kind, [])  # type: ignore[return-value]
 
 
-def _index(tree: ast.Module) -> _Index:
-    global _last
-    if _last is None or _last.tree is not tree:
-        _last = _Index(tree)
-    return _last
+_index = per_tree(_Index)
 
 
 def _walk(tree: ast.AST) -> list[ast.AST]:

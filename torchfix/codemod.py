@@ -91,6 +91,23 @@ class Finding:
                       applies(self.safety, unsafe_fixes))
 
 
+def position_in_file(position: CodeRange, line_numbers: Sequence[int]) -> CodeRange:
+    """A position in code cut out of a file, as a position in the file.
+
+    `line_numbers` holds the file's number of each line of the cut code. The end of the
+    cut (a module's end, one past its last line) maps past the last line it holds.
+    """
+    def line_in_file(line: int) -> int:
+        if line <= len(line_numbers):
+            return line_numbers[line - 1]
+        return line_numbers[-1] + line - len(line_numbers)
+
+    return CodeRange(
+        (line_in_file(position.start.line), position.start.column),
+        (line_in_file(position.end.line), position.end.column),
+    )
+
+
 @dataclass(frozen=True)
 class Option:
     """A codemod setting readable from `[tool.torchfix.<codemod>]`."""
@@ -390,13 +407,9 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
                 raise RuntimeError("position() called outside transform_module()")
             self._positions = wrapper.resolve(PositionProvider)
         position = self._positions[node]
-        line_numbers = self.settings.line_numbers
-        if line_numbers is None:
+        if self.settings.line_numbers is None:
             return position
-        return CodeRange(
-            (line_numbers[position.start.line - 1], position.start.column),
-            (line_numbers[position.end.line - 1], position.end.column),
-        )
+        return position_in_file(position, self.settings.line_numbers)
 
     def _position_in_statement(self, node: cst.CSTNode) -> CodeRange | None:
         focus = self.settings.focus

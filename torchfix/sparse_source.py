@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import bisect
 import copy
+import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -91,15 +92,20 @@ def _unit(node: ast.stmt, candidates: Sequence[int]) -> _Unit:
 
 
 def _keep_overlapping(units: list[_Unit]) -> None:
-    """Keep every statement sharing a line with a kept one (`a = f(); b = 2`)."""
+    """Keep every statement sharing a line with a kept one (`a = f(); b = 2`).
+
+    Statements come in source order, so only neighbours can share a line: one pass each
+    way carries "kept" along a chain of them.
+    """
     for level in [units, *(unit.members for unit in units if unit.members is not None)]:
-        changed = True
-        while changed:
-            changed = False
-            kept = [unit.span for unit in level if unit.kept]
-            for unit in level:
-                if not unit.kept and any(_overlap(unit.span, span) for span in kept):
-                    unit.kept = changed = True
+        neighbours = [
+            (before, after) for before, after in itertools.pairwise(level)
+            if before.span[1] >= after.span[0]
+        ]
+        for before, after in neighbours:
+            after.kept = after.kept or before.kept
+        for before, after in reversed(neighbours):
+            before.kept = before.kept or after.kept
 
 
 def _cut(text: str, spans: Sequence[LineSpan]) -> tuple[str, tuple[int, ...]]:
@@ -122,7 +128,3 @@ def _span(node: ast.stmt) -> LineSpan:
 def _holds(span: LineSpan, candidates: Sequence[int]) -> bool:
     index = bisect.bisect_left(candidates, span[0])
     return index < len(candidates) and candidates[index] <= span[1]
-
-
-def _overlap(one: LineSpan, other: LineSpan) -> bool:
-    return one[0] <= other[1] and other[0] <= one[1]
