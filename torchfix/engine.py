@@ -246,7 +246,7 @@ def _findings(
     decoded = _decode(data) if python_tree is not None else None
     if python_tree is None or decoded is None:
         return _findings_on_libcst(data, path, codemods, settings, python_tree, python_error,
-                                   candidates, None)
+                                   candidates)
     text, encoding = decoded
     suppressions = find_suppressions(text) if MARKER in data else Suppressions()
     by_codemod: dict[str, list[Change]] = {}
@@ -265,7 +265,7 @@ def _findings(
         ]
     if on_libcst:
         result = _findings_on_libcst(data, path, on_libcst, settings, python_tree,
-                                     python_error, candidates, (text, encoding))
+                                     python_error, candidates, (text, encoding, suppressions))
         for change in result.changes:
             by_codemod.setdefault(change.codemod, []).append(change)
     changes = [change for codemod in codemods for change in by_codemod.get(codemod.name, ())]
@@ -280,8 +280,12 @@ def _findings_on_libcst(
     python_tree: ast.Module | None,
     python_error: str | None,
     candidates: dict[str, Collection[int] | None],
-    decoded: tuple[str, str] | None,
+    decoded: tuple[str, str, Suppressions] | None = None,
 ) -> FileResult:
+    """Run the codemods on libcst's tree of the statements they need, or of the file.
+
+    `decoded`: the file's text, encoding and suppression comments, when known.
+    """
     source: _Source | None = None
     cut = _cut(decoded[0], codemods, python_tree, candidates) if decoded is not None else None
     if cut is not None:
@@ -295,8 +299,11 @@ def _findings_on_libcst(
     if source is None:
         module = _parse(data, python_error)
         source = _Source(data.decode(module.encoding), module, python_tree, candidates)
-    text, encoding = decoded or (source.text, module.encoding)
-    suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    if decoded is not None:
+        _, encoding, suppressions = decoded
+    else:
+        encoding = module.encoding
+        suppressions = find_suppressions(source.text) if MARKER in data else Suppressions()
     changes: list[Change] = []
     for codemod in codemods:
         changes.extend(_run_codemod(codemod, source, path, settings, suppressions)[1])
