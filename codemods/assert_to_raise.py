@@ -12,8 +12,8 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from torchfix.ast_index import per_tree
 from torchfix.codemod import CodemodSettings, Finding, Option, Safety, TorchfixCodemod
+from torchfix.model.ast_index import per_tree
 from torchfix.test_code import is_test_path
 
 

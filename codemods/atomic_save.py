@@ -15,8 +15,8 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from torchfix.ast_index import nodes_of, per_tree
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
+from torchfix.model.ast_index import nodes_of, per_tree
 from torchfix.test_code import is_test_path
 
 HELPER = "_torchfix_atomic_save"

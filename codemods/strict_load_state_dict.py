@@ -12,10 +12,10 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
-from torchfix.ast_index import nodes_of
-from torchfix.ast_names import dotted
 from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.edits import append_argument, keyword
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.ast_names import dotted
 
 
 class Kind(Enum):

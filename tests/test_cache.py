@@ -17,9 +17,9 @@ def parses(monkeypatch) -> list[Path]:
     seen: list[Path] = []
     original = engine.process_source
 
-    def counting(data, path, settings):
+    def counting(data, path, settings, project=None):
         seen.append(path)
-        return original(data, path, settings)
+        return original(data, path, settings, project)
 
     monkeypatch.setattr(engine, "process_source", counting)
     return seen

@@ -25,9 +25,10 @@ from typing import Any
 from torchfix import __version__
 from torchfix.codemod import Change, Safety
 from torchfix.engine import EngineSettings, FileError, FileResult
+from torchfix.model.project import Project
 
 FOLDER_NAME = ".torchfix_cache"
-_FORMAT = 1
+_FORMAT = 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,12 +47,19 @@ class ResultCache:
         digest.update(data)
         return digest.hexdigest()
 
-    def get(self, key: str, path: Path) -> FileResult | None:
+    def get(self, key: str, path: Path, project: Project | None = None) -> FileResult | None:
+        """The cached result, if there is one and every project fact it read still holds."""
         try:
             entry = json.loads((self.folder / key[:2] / key).read_bytes())
         except (OSError, ValueError):
             return None
-        return _decode(entry, path)
+        result = _decode(entry, path)
+        if result is not None and result.facts and (
+            project is None
+            or any(project.current_digest(fact) != digest for fact, digest in result.facts)
+        ):
+            return None
+        return result
 
     def put(self, key: str, result: FileResult) -> None:
         if (
@@ -90,6 +98,7 @@ def _encode(result: FileResult) -> dict[str, Any]:
         "parsed": result.parsed,
         "skipped": result.skipped,
         "encoding": result.encoding,
+        "facts": [list(fact) for fact in result.facts],
     }
 
 
@@ -106,6 +115,7 @@ def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
         parsed=entry["parsed"],
         skipped=entry["skipped"],
         encoding=entry["encoding"],
+        facts=tuple((key, digest) for key, digest in entry.get("facts", ())),
     )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import enum
 from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -28,6 +27,7 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from torchfix.rewrite.contract import Change, Option, Safety, applies
 from torchfix.statement_lines import LineSpan
 from torchfix.suppressions import Suppressions
 
@@ -40,31 +40,6 @@ _MATCHER_DECORATOR_ATTRIBUTES = (
     VISIT_POSITIVE_MATCHER_ATTR,
     VISIT_NEGATIVE_MATCHER_ATTR,
 )
-
-
-class Safety(str, enum.Enum):
-    """How much a change can be trusted without a human reading it."""
-
-    SAFE = "safe"  # applied by default
-    UNSAFE = "unsafe"  # applied only with --unsafe-fixes; otherwise reported
-    MANUAL = "manual"  # reported only: no automatic fix exists
-
-
-@dataclass(frozen=True)
-class Change:
-    """One edit (applied or not) or finding made by one codemod at one place."""
-
-    codemod: str
-    line: int  # 1-based, in the file as it was read
-    column: int  # 1-based
-    message: str
-    safety: Safety
-    applied: bool
-
-
-def applies(safety: Safety, unsafe_fixes: bool) -> bool:
-    """Whether a change of this safety is applied in a run with or without --unsafe-fixes."""
-    return safety is Safety.SAFE or (safety is Safety.UNSAFE and unsafe_fixes)
 
 
 @dataclass(frozen=True)
@@ -106,18 +81,6 @@ def position_in_file(position: CodeRange, line_numbers: Sequence[int]) -> CodeRa
         (line_in_file(position.start.line), position.start.column),
         (line_in_file(position.end.line), position.end.column),
     )
-
-
-@dataclass(frozen=True)
-class Option:
-    """A codemod setting readable from `[tool.torchfix.<codemod>]`."""
-
-    name: str  # kebab-case key used in configuration
-    default: bool | int | float | str
-    help: str
-    # Called with a configured value of the right type; raises ValueError (whose message
-    # is shown to the user as a configuration error) for values the codemod cannot use.
-    check: Callable[[Any], object] | None = None
 
 
 @dataclass(frozen=True)

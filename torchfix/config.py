@@ -6,6 +6,8 @@
     exclude = ["third_party/", "*_pb2.py"]
     unsafe-fixes = false
     record-dir = ".torchfix/runs"     # where `apply` records its runs (relative to this file)
+    min-torch = "2.1"                 # oldest torch the code supports (default: the project's
+                                      # declared torch requirement)
 
     [tool.torchfix.clamp-log-ratio]   # per-codemod options
     bound = 10.0
@@ -31,6 +33,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 _LIST_KEYS = ("select", "ignore", "exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
 _FOLDER_KEYS = ("record-dir",)
+_VERSION_KEYS = ("min-torch",)
 
 
 class ConfigError(ValueError):
@@ -47,6 +50,8 @@ class Config:
     unsafe_fixes: bool = False
     include_generated: bool = False
     record_dir: Path | None = None  # absolute; None: the default under the project root
+    # The oldest torch the code must run on; None: the project's declared floor decides.
+    min_torch: tuple[int, int] | None = None
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
@@ -88,6 +93,8 @@ def load_config(path: Path | None) -> Config:
                                   "(a non-empty string)")
             # Relative to the configuration file, like exclude patterns, not to the cwd.
             values[key] = path.parent.resolve() / Path(value).expanduser()
+        elif key in _VERSION_KEYS:
+            values[key] = parse_torch_version(path, key, value)
         elif isinstance(value, dict):
             try:
                 codemod = registry.get(key)
@@ -114,6 +121,7 @@ def load_config(path: Path | None) -> Config:
         unsafe_fixes=values.get("unsafe-fixes", False),
         include_generated=values.get("include-generated", False),
         record_dir=values.get("record-dir"),
+        min_torch=values.get("min-torch"),
         options=options,
     )
 
@@ -144,6 +152,15 @@ def validate_options(path: Path, codemod: Any, given: Mapping[str, Any]) -> dict
                 ) from exc
         checked[key] = value
     return checked
+
+
+def parse_torch_version(path: Path, key: str, value: Any) -> tuple[int, int]:
+    """"2.4" (or "2.4.1") → (2, 4)."""
+    parts = value.split(".") if isinstance(value, str) else []
+    if len(parts) < 2 or not all(part.isdigit() for part in parts[:2]):
+        raise ConfigError(f"{path}: [tool.torchfix] {key} must be a torch version like "
+                          f"\"2.4\", got {value!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def _read_table(path: Path) -> dict[str, Any]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import ast
 import difflib
 import io
+import os
 import tokenize
 import warnings
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,10 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from torchfix import registry
-from torchfix.codemod import Change, CodemodSettings, Focus, TorchfixCodemod
+from torchfix.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.discovery import is_generated
+from torchfix.model.project import Project
+from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies, is_codemod
 from torchfix.sparse_source import SparseSource, sparse_source
 from torchfix.statement_lines import statement_lines
 from torchfix.suppressions import MARKER, Suppressions, find_suppressions
@@ -69,6 +72,9 @@ class FileResult:
     error: FileError | None = None
     parsed: bool = False
     skipped: str | None = None  # why the file was passed over, e.g. "generated"
+    # The project facts the decisions read (`Project.facts_read`): key → digest. A cached
+    # result stands only while each of them is unchanged.
+    facts: tuple[tuple[str, str], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -92,12 +98,13 @@ class _FileFailure(Exception):
         self.error = error
 
 
-def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False) -> FileResult:
+def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
+                 project: Project | None = None) -> FileResult:
     """Read `path` and run the selected codemods on it. Never raises for bad input."""
     data = read_source(path)
     if isinstance(data, FileError):
         return FileResult(path, error=data)
-    return process_bytes(data, path, settings, explicit=explicit)
+    return process_bytes(data, path, settings, explicit=explicit, project=project)
 
 
 def read_source(path: Path) -> bytes | FileError:
@@ -112,15 +119,28 @@ def read_source(path: Path) -> bytes | FileError:
 
 
 def process_bytes(
-    data: bytes, path: Path, settings: EngineSettings, *, explicit: bool = False
+    data: bytes, path: Path, settings: EngineSettings, *, explicit: bool = False,
+    project: Project | None = None,
 ) -> FileResult:
     """Run the selected codemods on the contents of a file read from `path`."""
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
-    return process_source(data, path, settings)
+    return process_source(data, path, settings, project)
 
 
-def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileResult:
+_default_projects: dict[Path, Project] = {}
+
+
+def default_project(path: Path) -> Project:
+    """The project of a file processed on its own: the folder holding it."""
+    folder = Path(os.path.abspath(path)).parent
+    if folder not in _default_projects:
+        _default_projects[folder] = Project(folder)
+    return _default_projects[folder]
+
+
+def process_source(data: bytes, path: Path, settings: EngineSettings,
+                   project: Project | None = None) -> FileResult:
     """Run the selected codemods on `data` (the contents of `path`)."""
     if b"\0" in data:
         return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
@@ -131,53 +151,77 @@ def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileRes
     ]
     if not triggered:
         return FileResult(path)
+    project = project if project is not None else default_project(path)
+    project.begin_file(path)
     try:
-        return _rewrite(data, path, triggered, settings)
+        result = _rewrite(data, path, triggered, settings, project)
     except _FileFailure as failure:
-        return FileResult(path, error=failure.error, parsed=True)
+        result = FileResult(path, error=failure.error, parsed=True)
     except RecursionError:
-        return FileResult(path, error=FileError(TOO_DEEP), parsed=True)
+        result = FileResult(path, error=FileError(TOO_DEEP), parsed=True)
+    if project.facts_read:
+        result = replace(result, facts=tuple(sorted(project.facts_read.items())))
+    return result
+
+
+AnyCodemod = type[Codemod] | type[TorchfixCodemod]
 
 
 @dataclass
 class _Source:
-    """One version of the file: its text, libcst tree and (if CPython parses it) ast."""
+    """One version of the file: its text, CPython's tree and (parsed on demand) libcst's."""
 
     text: str
-    tree: cst.Module
     python_tree: ast.Module | None
+    encoding: str = "utf-8"
+    data: bytes | None = None  # the bytes read, for the original version
+    python_error: str | None = None
     candidates: dict[str, Collection[int] | None] = field(default_factory=dict)
     # When `tree` holds only some statements of the file: CPython's tree cut the same way,
     # and the file's number of each line of `text`.
     cut_python_tree: ast.Module | None = None
     line_numbers: tuple[int, ...] | None = None
+    _tree: cst.Module | None = None
     _spans: dict[cst.CSTNode, tuple[int, int]] | None = None
     _spans_done: bool = False
 
-    def candidate_lines(self, codemod: type[TorchfixCodemod]) -> Collection[int] | None:
+    @property
+    def tree(self) -> cst.Module:
+        """libcst's tree, parsed the first time an edit (or a libcst codemod) needs it."""
+        if self._tree is None:
+            data = self.data if self.data is not None else self.text.encode(self.encoding)
+            self._tree = _parse(data, self.python_error)
+        return self._tree
+
+    def candidate_lines(self, codemod: AnyCodemod) -> Collection[int] | None:
         if self.python_tree is None:
             return None
         if codemod.name not in self.candidates:
             self.candidates[codemod.name] = codemod.candidate_lines(self.python_tree)
         return self.candidates[codemod.name]
 
-    def focus(self, codemod: type[TorchfixCodemod]) -> tuple[bool, Focus | None]:
+    def statement_spans(self) -> dict[cst.CSTNode, tuple[int, int]] | None:
+        if not self._spans_done:
+            self._spans = statement_lines(self.tree, self.cut_python_tree or self.python_tree)
+            self._spans_done = True
+        return self._spans
+
+    def focus(self, codemod: AnyCodemod) -> tuple[bool, Focus | None]:
         """(whether the codemod may act here at all, the statements it must visit)."""
         lines = self.candidate_lines(codemod)
         if lines is None:
             return True, None
         if not lines:
             return False, None
-        if not self._spans_done:
-            self._spans = statement_lines(self.tree, self.cut_python_tree or self.python_tree)
-            self._spans_done = True
-        if self._spans is None:
+        spans = self.statement_spans()
+        if spans is None:
             return True, None
-        return True, Focus(self._spans, tuple(sorted(set(lines))))
+        return True, Focus(spans, tuple(sorted(set(lines))))
 
 
 def _rewrite(
-    data: bytes, path: Path, codemods: Sequence[type[TorchfixCodemod]], settings: EngineSettings
+    data: bytes, path: Path, codemods: Sequence[AnyCodemod], settings: EngineSettings,
+    project: Project,
 ) -> FileResult:
     python_tree, python_error = _python_ast(data, path)
     candidates: dict[str, Collection[int] | None] = {}
@@ -187,75 +231,165 @@ def _rewrite(
         if not codemods:
             return FileResult(path)
     if not settings.produce_output:
-        return _findings(data, path, codemods, settings, python_tree, python_error, candidates)
-    module = _parse(data, python_error)
-    original = _Source(data.decode(module.encoding), module, python_tree, candidates)
+        return _findings(data, path, codemods, settings, python_tree, python_error, candidates,
+                         project)
+    decoded = _decode(data) if python_tree is not None else None
+    if decoded is not None:
+        original = _Source(decoded[0], python_tree, decoded[1], data, python_error, candidates)
+    else:  # CPython cannot read it: libcst decides what is wrong, or handles newer syntax
+        module = _parse(data, python_error)
+        original = _Source(data.decode(module.encoding), python_tree, module.encoding, data,
+                           python_error, candidates, _tree=module)
     suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
 
     changes: list[Change] = []
-
     current = original
     for codemod in codemods:
-        new_tree, new_changes = _run_codemod(codemod, current, path, settings, suppressions)
+        if is_codemod(codemod):
+            new_text, new_changes = _decide_and_edit(
+                codemod, current, path, settings, suppressions, project)  # type: ignore[arg-type]
+        else:
+            new_tree, new_changes = _run_codemod(codemod, current, path, settings, suppressions)
+            new_text = new_tree.code if any(c.applied for c in new_changes) else None
         if current is not original:
             new_changes = _map_lines(new_changes, original.text, current.text)
         changes.extend(new_changes)
-        if not any(change.applied for change in new_changes):
-            continue  # no edit was recorded, so nothing in the tree may have changed
-        new_text = new_tree.code
-        if new_text == current.text:
-            continue
-        current = _verify_output(new_text, original, module.encoding, path, codemod.name)
+        if new_text is None or new_text == current.text:
+            continue  # no edit was made, so nothing in the tree may have changed
+        current = _verify_output(new_text, original, current.encoding, path, codemod.name)
         if suppressions:  # positions now refer to the new text, and so must suppressions
             suppressions = find_suppressions(current.text)
 
     if current is original:
-        return FileResult(path, tuple(changes), parsed=True, encoding=module.encoding)
-    if module.bytes != data:
+        return FileResult(path, tuple(changes), parsed=True, encoding=original.encoding)
+    if original.tree.bytes != data:
         raise _FileFailure(
             FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
                       "start of a line?), so it is left unchanged")
         )
-    _verify_idempotent(current, path, codemods, settings, suppressions)
+    _verify_idempotent(current, path, codemods, settings, suppressions, project)
     return FileResult(
         path,
         tuple(changes),
         source=data,
-        output=current.text.encode(module.encoding),
-        encoding=module.encoding,
+        output=current.text.encode(original.encoding),
+        encoding=original.encoding,
         parsed=True,
     )
+
+
+def _file_context(codemod: type[Codemod], source: _Source, path: Path,
+                  settings: EngineSettings, project: Project) -> FileContext:
+    assert source.python_tree is not None
+    return FileContext(path, source.text, source.python_tree, project,
+                       project.begin_module(path), settings.options.get(codemod.name, {}))
+
+
+def _decide(
+    codemod: type[Codemod], source: _Source, path: Path, settings: EngineSettings,
+    suppressions: Suppressions, project: Project,
+) -> tuple[FileContext | None, list[tuple[Finding, Change]]]:
+    """The codemod's findings on `source`, each with the Change it records."""
+    candidates = source.candidate_lines(codemod)
+    if source.python_tree is None or (candidates is not None and not candidates):
+        return None, []
+    file = _file_context(codemod, source, path, settings, project)
+    try:
+        findings = list(codemod.check(file))
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise _FileFailure(
+            FileError(f"internal error in codemod {codemod.name}: "
+                      f"{type(exc).__name__}: {_first_line(exc)}",
+                      internal=True, codemod=codemod.name)
+        ) from exc
+    decided = []
+    for finding in findings:
+        span = file.span(finding.node)
+        if suppressions and suppressions.suppresses(codemod.name, span.line, span.end_line):
+            continue
+        decided.append((finding, Change(
+            codemod.name, span.line, span.column + 1, finding.message, finding.safety,
+            applies(finding.safety, settings.unsafe_fixes), span.end_line, span.end_column + 1,
+        )))
+    decided.sort(key=lambda pair: (pair[1].line, pair[1].column))
+    return file, decided
+
+
+def _decide_and_edit(
+    codemod: type[Codemod], source: _Source, path: Path, settings: EngineSettings,
+    suppressions: Suppressions, project: Project,
+) -> tuple[str | None, list[Change]]:
+    """(the new text, or None if nothing is to change; the changes recorded)."""
+    file, decided = _decide(codemod, source, path, settings, suppressions, project)
+    applied = [finding for finding, change in decided if change.applied]
+    changes = [change for _, change in decided]
+    if not applied or file is None:
+        return None, changes
+    from torchfix.rewrite.editing import EditError, focus_on, make_changes
+
+    try:
+        new_tree = make_changes(
+            codemod, source.tree, applied, file,
+            CodemodSettings(
+                unsafe_fixes=settings.unsafe_fixes,
+                options=settings.options.get(codemod.name, {}),
+                suppressions=suppressions,
+                fresh_tree=True,
+                focus=focus_on(applied, source.statement_spans()),
+                python_tree=source.python_tree,
+            ),
+        )
+    except EditError as exc:
+        raise _internal(codemod.name, str(exc)) from exc
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise _FileFailure(
+            FileError(f"internal error in codemod {codemod.name}: "
+                      f"{type(exc).__name__}: {_first_line(exc)}",
+                      internal=True, codemod=codemod.name)
+        ) from exc
+    return new_tree.code, changes
 
 
 def _findings(
     data: bytes,
     path: Path,
-    codemods: Sequence[type[TorchfixCodemod]],
+    codemods: Sequence[AnyCodemod],
     settings: EngineSettings,
     python_tree: ast.Module | None,
     python_error: str | None,
     candidates: dict[str, Collection[int] | None],
+    project: Project,
 ) -> FileResult:
     """What the codemods would change (`check`), without making the new text.
 
-    Each codemod looks at the file as read. Codemods that decide on CPython's tree alone
-    list their changes from it (`TorchfixCodemod.findings`); for the others libcst parses
-    only the statements they named as candidates (see torchfix.sparse_source), or the
-    whole file when one of them reads it all or the cut does not parse.
+    Each codemod looks at the file as read and decides on CPython's tree. Codemods not yet
+    moved to that contract run on libcst's tree of only the statements they named as
+    candidates (see torchfix.sparse_source), or of the whole file.
     """
     decoded = _decode(data) if python_tree is not None else None
     if python_tree is None or decoded is None:
-        return _findings_on_libcst(data, path, codemods, settings, python_tree, python_error,
+        legacy = [c for c in codemods if not is_codemod(c)]
+        return _findings_on_libcst(data, path, legacy, settings, python_tree, python_error,
                                    candidates)
     text, encoding = decoded
     suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    source = _Source(text, python_tree, encoding, data, python_error, candidates)
     by_codemod: dict[str, list[Change]] = {}
     on_libcst: list[type[TorchfixCodemod]] = []
     lines: list[str] | None = None
     for codemod in codemods:
-        found = codemod.findings(python_tree)
+        if is_codemod(codemod):
+            _, decided = _decide(codemod, source, path, settings,  # type: ignore[arg-type]
+                                 suppressions, project)
+            by_codemod[codemod.name] = [change for _, change in decided]
+            continue
+        found = codemod.findings(python_tree)  # type: ignore[union-attr]
         if found is None:
-            on_libcst.append(codemod)
+            on_libcst.append(codemod)  # type: ignore[arg-type]
             continue
         lines = lines if lines is not None else _physical_lines(text)
         by_codemod[codemod.name] = [
@@ -294,11 +428,13 @@ def _findings_on_libcst(
         except Exception:  # the whole file's parse below reports what is wrong, as apply would
             pass
         else:
-            source = _Source(cut.text, module, python_tree, candidates, cut.tree,
-                             cut.line_numbers)
+            source = _Source(cut.text, python_tree, candidates=candidates,
+                             cut_python_tree=cut.tree, line_numbers=cut.line_numbers,
+                             _tree=module)
     if source is None:
         module = _parse(data, python_error)
-        source = _Source(data.decode(module.encoding), module, python_tree, candidates)
+        source = _Source(data.decode(module.encoding), python_tree, module.encoding, data,
+                         python_error, candidates, _tree=module)
     if decoded is not None:
         _, encoding, suppressions = decoded
     else:
@@ -452,7 +588,7 @@ def _verify_output(
         error, python_tree = _compile(text, path)
         if error is not None and _compile(original.text, path)[0] is None:
             raise _internal(codemod, f"produced invalid Python: {error}")
-    return _Source(text, tree, python_tree)
+    return _Source(text, python_tree, encoding, _tree=tree)
 
 
 def _compile(text: str, path: Path) -> tuple[str | None, ast.Module | None]:
@@ -471,14 +607,20 @@ def _compile(text: str, path: Path) -> tuple[str | None, ast.Module | None]:
 def _verify_idempotent(
     source: _Source,
     path: Path,
-    codemods: Sequence[type[TorchfixCodemod]],
+    codemods: Sequence[AnyCodemod],
     settings: EngineSettings,
     suppressions: Suppressions,
+    project: Project,
 ) -> None:
     """Running the same codemods on the output must change nothing."""
     for codemod in codemods:
-        new_tree, changes = _run_codemod(codemod, source, path, settings, suppressions)
-        if any(change.applied for change in changes) and new_tree.code != source.text:
+        if is_codemod(codemod):
+            new_text, _ = _decide_and_edit(codemod, source, path, settings,  # type: ignore[arg-type]
+                                           suppressions, project)
+        else:
+            new_tree, changes = _run_codemod(codemod, source, path, settings, suppressions)
+            new_text = new_tree.code if any(change.applied for change in changes) else None
+        if new_text is not None and new_text != source.text:
             raise _internal(codemod.name, "is not idempotent: a second run changes the "
                                           "output again")
 
@@ -495,7 +637,8 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
         for offset, j in enumerate(range(j1, j2)):
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
     return [
-        Change(c.codemod, mapping.get(c.line, c.line), c.column, c.message, c.safety, c.applied)
+        replace(c, line=mapping.get(c.line, c.line),
+                end_line=mapping.get(c.end_line, c.end_line) if c.end_line else 0)
         for c in changes
     ]
 

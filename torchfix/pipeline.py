@@ -17,6 +17,7 @@ from torchfix.config import Config, ConfigError, find_config, load_config
 from torchfix.diffs import git_root
 from torchfix.discovery import Discovery, discover
 from torchfix.engine import EngineSettings, FileResult
+from torchfix.model.project import Project
 from torchfix.runner import run_files
 
 
@@ -103,8 +104,9 @@ def run(
         on_discovered(len(found.files))
     outcome = RunOutcome(settings, config, found, project_root(config, paths))
     cache = ResultCache.at(cache_root(config, paths), settings) if options.use_cache else None
+    project = Project(outcome.root, configured_min_torch=config.min_torch)
     if settings.codemods:
-        for result in run_files(found.files, settings, options.jobs, cache):
+        for result in run_files(found.files, settings, options.jobs, cache, project):
             outcome.results.append(result)
             if on_result is not None:
                 on_result(result)

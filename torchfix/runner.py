@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from torchfix.cache import ResultCache
 from torchfix.discovery import SourceFile
 from torchfix.engine import EngineSettings, FileError, FileResult, process_bytes, read_source
+from torchfix.model.project import Project
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
@@ -27,6 +28,7 @@ T = TypeVar("T")
 _deep_stack: ThreadPoolExecutor | None = None
 _worker_settings: EngineSettings | None = None
 _worker_cache: ResultCache | None = None
+_worker_project: Project | None = None
 
 
 def default_jobs() -> int:
@@ -38,16 +40,18 @@ def run_files(
     settings: EngineSettings,
     jobs: int | None = None,
     cache: ResultCache | None = None,
+    project: Project | None = None,
 ) -> Iterator[FileResult]:
     """Yield one result per file, in the order of `files`."""
     jobs = jobs or default_jobs()
     if jobs <= 1 or len(files) < MIN_FILES_FOR_POOL:
         for source in files:
-            yield process_source_file(source, settings, cache)
+            yield process_source_file(source, settings, cache, project)
         return
     chunksize = max(1, min(32, len(files) // (jobs * 8)))
     with ProcessPoolExecutor(
-        max_workers=min(jobs, len(files)), initializer=_init_worker, initargs=(settings, cache)
+        max_workers=min(jobs, len(files)), initializer=_init_worker,
+        initargs=(settings, cache, project)
     ) as pool:
         done = 0
         try:
@@ -65,28 +69,29 @@ def run_files(
 
 
 def process_source_file(
-    source: SourceFile, settings: EngineSettings, cache: ResultCache | None = None
+    source: SourceFile, settings: EngineSettings, cache: ResultCache | None = None,
+    project: Project | None = None,
 ) -> FileResult:
     """Process one file (or recall its cached result) on this process's large-stack thread."""
     data = read_source(source.path)
     if isinstance(data, FileError):
         return FileResult(source.path, error=data)
     if cache is None:
-        return _process_on_deep_stack(data, source, settings)
+        return _process_on_deep_stack(data, source, settings, project)
     key = cache.key(source.path, data)
-    cached = cache.get(key, source.path)
+    cached = cache.get(key, source.path, project)
     if cached is not None:
         return cached
-    result = _process_on_deep_stack(data, source, settings)
+    result = _process_on_deep_stack(data, source, settings, project)
     cache.put(key, result)
     return result
 
 
 def _process_on_deep_stack(
-    data: bytes, source: SourceFile, settings: EngineSettings
+    data: bytes, source: SourceFile, settings: EngineSettings, project: Project | None
 ) -> FileResult:
     return _deep_stack_executor().submit(
-        process_bytes, data, source.path, settings, explicit=source.explicit
+        process_bytes, data, source.path, settings, explicit=source.explicit, project=project
     ).result()
 
 
@@ -95,17 +100,19 @@ def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
     return _deep_stack_executor().submit(function, *args).result()
 
 
-def _init_worker(settings: EngineSettings, cache: ResultCache | None) -> None:
-    global _worker_settings, _worker_cache, _deep_stack
+def _init_worker(settings: EngineSettings, cache: ResultCache | None,
+                 project: Project | None) -> None:
+    global _worker_settings, _worker_cache, _worker_project, _deep_stack
     _worker_settings = settings
     _worker_cache = cache
+    _worker_project = project
     _deep_stack = None  # a forked child inherits the parent's executor but not its thread
 
 
 def _work_in_pool(source: SourceFile) -> FileResult:
     if _worker_settings is None:
         raise RuntimeError("worker used before its initializer ran")
-    return process_source_file(source, _worker_settings, _worker_cache)
+    return process_source_file(source, _worker_settings, _worker_cache, _worker_project)
 
 
 def _deep_stack_executor() -> ThreadPoolExecutor:

@@ -1,0 +1,309 @@
+"""The project model: what the rest of the repository says about the names in a file.
+
+A codemod deciding one file often needs a fact defined in another: the class an
+attribute is built from and whether its `load_state_dict` takes `strict`, the value of
+a constant imported from a `constants.py`, the torch version the project supports,
+whether a test expects an `AssertionError`. The project answers such questions lazily:
+a module is read (CPython's parse, one semantic model) only when a question needs it,
+once per process, so the cost stays below the parses the run makes anyway.
+
+Every fact a file's result read is noted (`facts_read`) with a digest of what it was
+read from, and stored with that result in the cache: a cached result is used again
+only while every fact it read is unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from torchfix.model.expected_errors import Expectation, expectations_in
+from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
+from torchfix.model.semantic import SemanticModel
+from torchfix.model.torch_floor import TorchFloor, find_torch_floor
+
+# How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
+_MAX_HOPS = 8
+ABSENT = "absent"
+
+
+@dataclass(frozen=True)
+class ModuleName:
+    name: str  # "pkg.sub.mod"; for a file outside any package: its stem
+    is_package: bool  # an `__init__.py`
+    source_root: Path  # the folder `name` is relative to
+
+
+def module_name_for(path: Path) -> ModuleName:
+    """The dotted name Python imports `path` by: its packages (folders with an
+    `__init__.py`) above it, up to the first folder that is not one."""
+    path = Path(os.path.abspath(path))
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.append(folder.name)
+        folder = folder.parent
+    if not parts:  # an __init__.py whose folder is not importable: name it by its folder
+        parts, folder = [path.parent.name], path.parent.parent
+    return ModuleName(".".join(reversed(parts)), is_package, folder)
+
+
+@dataclass
+class Project:
+    """One repository (the project root of the run) and the facts read from it."""
+
+    root: Path
+    # Explicit `min-torch` from the configuration; the project's own floor otherwise.
+    configured_min_torch: tuple[int, int] | None = None
+    _source_roots: list[Path] = field(default_factory=list)
+    _modules: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
+    _module_names: dict[Path, ModuleName] = field(default_factory=dict, repr=False)
+    _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _floor: TorchFloor | None = field(default=None, repr=False)
+    _floor_read: bool = False
+    _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
+    _expectations_digest: str = ""
+    # What the current file's decisions read: fact key → digest (see module docstring).
+    facts_read: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(os.path.abspath(self.root))
+        for candidate in (self.root, self.root / "src"):
+            if candidate.is_dir() and candidate not in self._source_roots:
+                self._source_roots.append(candidate)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to worker processes: facts are read again there, lazily.
+        state = dict(self.__dict__)
+        state["_modules"] = {}
+        state["_module_names"] = {}
+        state["_digests"] = {}
+        state["facts_read"] = {}
+        return state
+
+    # -- per file ------------------------------------------------------------------------
+
+    def begin_file(self, path: Path) -> None:
+        """Start deciding `path`: forget what the previous file read."""
+        self.facts_read = {}
+
+    def begin_module(self, path: Path) -> ModuleName:
+        """The module name of `path` (its folder becomes a place modules are found)."""
+        name = self._module_names.get(path)
+        if name is None:
+            name = self._module_names[path] = module_name_for(path)
+            if name.source_root not in self._source_roots:
+                self._source_roots.append(name.source_root)
+        return name
+
+    def _note(self, key: str, digest: str) -> None:
+        self.facts_read[key] = digest
+
+    # -- modules -------------------------------------------------------------------------
+
+    def module(self, name: str) -> ModuleFacts | None:
+        """The facts of the project's module `name`; None if the project has no such
+        module (a third-party or standard library module) or it does not parse."""
+        if name not in self._modules:
+            self._modules[name] = self._read_module(name)
+        facts = self._modules[name]
+        self._note(f"module:{name}", facts.digest if facts is not None else ABSENT)
+        return facts
+
+    def module_path(self, name: str) -> Path | None:
+        parts = name.split(".")
+        for source_root in self._source_roots:
+            base = source_root.joinpath(*parts)
+            for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
+                if candidate.is_file():
+                    return candidate
+        return None
+
+    def _read_module(self, name: str) -> ModuleFacts | None:
+        path = self.module_path(name)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(data, str(path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        model = SemanticModel(tree, name, path.name == "__init__.py")
+        return module_facts(model, str(path), digest)
+
+    # -- names ---------------------------------------------------------------------------
+
+    def resolve(self, qualified: str | None) -> Any:
+        """What a qualified name refers to in the project: a ClassFacts, a Signature (a
+        function), ("constant", value), a ModuleFacts, or None when the project does not
+        define it (third-party names, attributes of instances, ...)."""
+        if not qualified:
+            return None
+        return self._resolve(qualified, _MAX_HOPS)
+
+    def _resolve(self, qualified: str, hops: int) -> Any:
+        parts = qualified.split(".")
+        for split in range(len(parts), 0, -1):
+            module = self.module(".".join(parts[:split]))
+            if module is not None:
+                return self._inside(module, parts[split:], hops)
+        return None
+
+    def _inside(self, module: ModuleFacts, rest: Sequence[str], hops: int) -> Any:
+        if not rest:
+            return module
+        dotted = ".".join(rest)
+        for length in range(len(rest), 0, -1):
+            local = ".".join(rest[:length])
+            if local in module.classes:
+                cls = module.classes[local]
+                remaining = rest[length:]
+                if not remaining:
+                    return cls
+                if len(remaining) == 1 and remaining[0] in cls.methods:
+                    return cls.methods[remaining[0]]
+                return None
+        if dotted in module.functions:
+            return module.functions[dotted]
+        if dotted in module.constants:
+            return ("constant", module.constants[dotted])
+        head = rest[0]
+        if hops > 0 and head in module.names:
+            return self._resolve(".".join([module.names[head], *rest[1:]]), hops - 1)
+        if hops > 0:
+            for star in module.star_imports:
+                found = self._resolve(".".join([star, *rest]), hops - 1)
+                if found is not None:
+                    return found
+        return None
+
+    def class_facts(self, qualified: str | None) -> ClassFacts | None:
+        found = self.resolve(qualified)
+        return found if isinstance(found, ClassFacts) else None
+
+    def canonical(self, qualified: str | None) -> str | None:
+        """The name a re-exported project class is defined under; others unchanged."""
+        found = self.class_facts(qualified)
+        return found.qualified_name if found is not None else qualified
+
+    def constant(self, qualified: str | None) -> Any:
+        """The literal value of a project constant, or None."""
+        found = self.resolve(qualified)
+        if isinstance(found, tuple) and len(found) == 2 and found[0] == "constant":
+            return found[1]
+        return None
+
+    def ancestors(self, qualified: str) -> Iterator[str | None]:
+        """Every base of the class, transitively: project classes are followed, other
+        names (torch's, a library's) are yielded as they are, None for bases whose name
+        is unknown. The class itself is not yielded."""
+        seen: set[str] = set()
+        queue: list[str | None] = list(self._bases(qualified))
+        while queue:
+            base = queue.pop(0)
+            if base is None:
+                yield None
+                continue
+            facts = self.class_facts(base)
+            name = facts.qualified_name if facts is not None else base
+            if name in seen:
+                continue
+            seen.add(name)
+            yield name
+            if facts is not None:
+                queue.extend(facts.bases)
+
+    def _bases(self, qualified: str) -> tuple[str | None, ...]:
+        facts = self.class_facts(qualified)
+        return facts.bases if facts is not None else ()
+
+    def find_method(self, qualified: str, method: str) -> tuple[str, Signature] | None:
+        """The nearest definition of `method` in the class or its project bases, with
+        the qualified name of the class that defines it; None if none of them does
+        (it may still come from a base outside the project)."""
+        for owner in [qualified, *self.ancestors(qualified)]:
+            facts = self.class_facts(owner) if owner is not None else None
+            if facts is not None and method in facts.methods:
+                return facts.qualified_name, facts.methods[method]
+        return None
+
+    # -- project-wide facts --------------------------------------------------------------
+
+    def torch_floor(self) -> TorchFloor | None:
+        """The oldest torch the project declares it supports (its own metadata)."""
+        if not self._floor_read:
+            self._floor = find_torch_floor(self.root)
+            self._floor_read = True
+        floor = self._floor
+        self._note("project:torch-floor", repr(floor.version) if floor else ABSENT)
+        return floor
+
+    def min_torch(self) -> tuple[int, int] | None:
+        """The torch version fixes may rely on: `min-torch` from the configuration, else
+        the project's declared floor; None when neither says."""
+        if self.configured_min_torch is not None:
+            return self.configured_min_torch
+        floor = self.torch_floor()
+        return floor.version if floor is not None else None
+
+    def assertion_expectations(self) -> tuple[Expectation, ...]:
+        """Where the project's tests expect an `AssertionError` (`pytest.raises`,
+        `assertRaises`): the asserts those tests rely on must keep raising it."""
+        if self._expectations is None:
+            self._expectations = tuple(expectations_in(self.root))
+            self._expectations_digest = hashlib.sha256(
+                repr(self._expectations).encode()).hexdigest()
+        self._note("project:assertion-expectations", self._expectations_digest)
+        return self._expectations
+
+    # -- the cache -----------------------------------------------------------------------
+
+    def current_digest(self, key: str) -> str | None:
+        """The digest a fact has now, to compare with what a cached result read; None for
+        a key this version does not know (the result is then recomputed). Remembered for
+        the rest of the run (`refresh()` forgets)."""
+        if key not in self._digests:
+            self._digests[key] = self._digest_now(key)
+        return self._digests[key]
+
+    def refresh(self) -> None:
+        """Forget everything read: files may have changed (a long-running server)."""
+        self._modules.clear()
+        self._digests.clear()
+        self._floor_read = False
+        self._expectations = None
+
+    def _digest_now(self, key: str) -> str | None:
+        saved = dict(self.facts_read)
+        try:
+            kind, _, name = key.partition(":")
+            if kind == "module":
+                path = self.module_path(name)
+                if path is None:
+                    return ABSENT
+                try:
+                    return hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    return ABSENT
+            if key == "project:torch-floor":
+                floor = self.torch_floor()
+                return repr(floor.version) if floor else ABSENT
+            if key == "project:assertion-expectations":
+                self.assertion_expectations()
+                return self._expectations_digest
+            return None
+        finally:
+            self.facts_read = saved

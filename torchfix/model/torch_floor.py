@@ -1,0 +1,170 @@
+"""The oldest torch a project says it supports, read from its own metadata.
+
+A fix that needs a newer torch than that (`from torch.amp import custom_fwd` exists from
+2.4) would be an ImportError for the project's users, so codemods report it instead.
+Looked for at the project root: `pyproject.toml` (`[project]` dependencies and optional
+dependencies, Poetry's `[tool.poetry.dependencies]`), `setup.cfg` `install_requires`,
+`setup.py` `install_requires=[...]`, `requirements*.txt` (also in a `requirements/`
+folder) and conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`). Where
+several declare one, the lowest floor wins: the code has to run on all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+Version = tuple[int, int]
+
+_NAME = re.compile(r"^\s*(?:torch|pytorch)(?![\w.-])\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;#]*)",
+                   re.IGNORECASE)
+_CLAUSE = re.compile(r"(?P<op>===|==|~=|>=|<=|!=|>|<|=|\^)?\s*(?P<version>\d+(?:\.\d+)*)")
+# A bare conda pin `pytorch=2.0` or `pytorch 2.0.*` has no operator: it means "==".
+_FLOOR_OPERATORS = frozenset({"===", "==", "~=", ">=", ">", "=", "^", None})
+_MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class TorchFloor:
+    version: Version
+    source: str  # the file (relative to the project root) that declared it
+
+
+def parse_floor(spec: str) -> Version | None:
+    """The lowest torch version a requirement's version part admits: `==2.0.0` → (2, 0),
+    `>=1.13,<3` → (1, 13), `^2.1` → (2, 1); None if it sets no lower bound."""
+    floors: list[Version] = []
+    for clause in spec.split(","):
+        match = _CLAUSE.search(clause.strip())
+        if match is None or match.group("op") not in _FLOOR_OPERATORS:
+            continue
+        numbers = [int(part) for part in match.group("version").split(".")]
+        floors.append((numbers[0], numbers[1] if len(numbers) > 1 else 0))
+    return max(floors) if floors else None
+
+
+def requirement_floor(line: str) -> Version | None:
+    """The floor of one requirement line if it names torch (`torch>=2.1`, `pytorch=2.0`)."""
+    match = _NAME.match(line)
+    if match is None:
+        return None
+    return parse_floor(match.group("spec").replace(" ", ","))
+
+
+def find_torch_floor(root: Path) -> TorchFloor | None:
+    found = [
+        TorchFloor(version, source)
+        for source, requirement in _requirements(root)
+        if (version := requirement_floor(requirement)) is not None
+    ]
+    return min(found, key=lambda floor: floor.version) if found else None
+
+
+def _requirements(root: Path) -> Iterator[tuple[str, str]]:
+    """(file, requirement string) for every dependency the project's metadata declares."""
+    yield from _pyproject(root / "pyproject.toml")
+    yield from _setup_cfg(root / "setup.cfg")
+    yield from _setup_py(root / "setup.py")
+    text_files = sorted(root.glob("requirements*.txt"))
+    if (root / "requirements").is_dir():
+        text_files += sorted((root / "requirements").glob("*.txt"))
+    for path in text_files:
+        for line in _read(path).splitlines():
+            yield _relative(path, root), line.strip()
+    conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
+    for path in conda_files:
+        for line in _read(path).splitlines():
+            item = line.strip()
+            if item.startswith("- "):
+                yield _relative(path, root), item[2:].strip().strip("'\"")
+
+
+def _read(path: Path) -> str:
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+            return ""
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _pyproject(path: Path) -> Iterator[tuple[str, str]]:
+    text = _read(path)
+    if "torch" not in text:
+        return
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return
+    project = document.get("project", {})
+    if isinstance(project, dict):
+        for requirement in project.get("dependencies", []) or []:
+            if isinstance(requirement, str):
+                yield "pyproject.toml", requirement
+        extras = project.get("optional-dependencies", {})
+        if isinstance(extras, dict):
+            for requirements in extras.values():
+                for requirement in requirements if isinstance(requirements, list) else []:
+                    if isinstance(requirement, str):
+                        yield "pyproject.toml", requirement
+    poetry = document.get("tool", {}).get("poetry", {})
+    dependencies = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
+    if isinstance(dependencies, dict):
+        for name in ("torch", "pytorch"):
+            value = dependencies.get(name)
+            if isinstance(value, dict):
+                value = value.get("version")
+            if isinstance(value, str):
+                yield "pyproject.toml", f"torch {value}"
+
+
+def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
+    text = _read(path)
+    if "torch" not in text:
+        return
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return
+    for section in parser.sections():
+        for key in ("install_requires",):
+            if parser.has_option(section, key):
+                for line in parser.get(section, key).splitlines():
+                    yield "setup.cfg", line.strip()
+        if section == "options.extras_require":
+            for _, value in parser.items(section):
+                for line in value.splitlines():
+                    yield "setup.cfg", line.strip()
+
+
+def _setup_py(path: Path) -> Iterator[tuple[str, str]]:
+    text = _read(path)
+    if "torch" not in text:
+        return
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require"):
+            for constant in ast.walk(node.value):
+                if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
+                    yield "setup.py", constant.value

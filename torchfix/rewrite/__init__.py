@@ -1,0 +1,1 @@
+"""Making changes: the codemod contract, libcst editing, suppressions."""

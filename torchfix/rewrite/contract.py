@@ -1,0 +1,303 @@
+"""The codemod contract: decide on CPython's tree, edit with libcst.
+
+A codemod declares what it is (`name`, `summary`, `triggers`, `options`, TorchFix
+`codes`) and decides, in `check()`, every change it makes to a file, reading the file's
+tree and the shared semantic and project models (`FileContext`). Each decision is a
+`Finding`: where, what it says, how safe, and how to make the change. `torchfix check`
+stops there and never imports libcst.
+
+Making a change is a separate step (`torchfix.rewrite.editing`, libcst): a finding
+either carries the shared edit primitives below (`edits`: add a keyword, replace an
+expression, add an import, ...), or the codemod names its own libcst `editor`, a class
+that turns its findings into edits. Either way `apply` changes exactly what `check`
+reports: the findings are the plan, and an edit that cannot be made is an error.
+
+Nothing here imports libcst: the registry, `check`, `list` and `explain` read codemods
+through this module alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import io
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from torchfix.model.project import ModuleName, Project
+    from torchfix.model.semantic import SemanticModel
+
+
+class Safety(str, enum.Enum):
+    """How much a change can be trusted without a human reading it."""
+
+    SAFE = "safe"  # applied by default
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes; otherwise reported
+    MANUAL = "manual"  # reported only: no automatic fix exists
+
+
+@dataclass(frozen=True)
+class Change:
+    """One edit (applied or not) or finding made by one codemod at one place."""
+
+    codemod: str
+    line: int  # 1-based, in the file as it was read
+    column: int  # 1-based, in characters
+    message: str
+    safety: Safety
+    applied: bool
+    end_line: int = 0  # where the code the change is about ends (0: unknown)
+    end_column: int = 0  # 1-based, exclusive
+
+
+def applies(safety: Safety, unsafe_fixes: bool) -> bool:
+    """Whether a change of this safety is applied in a run with or without --unsafe-fixes."""
+    return safety is Safety.SAFE or (safety is Safety.UNSAFE and unsafe_fixes)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A codemod setting readable from `[tool.torchfix.<codemod>]`."""
+
+    name: str  # kebab-case key used in configuration
+    default: bool | int | float | str
+    help: str
+    # Called with a configured value of the right type; raises ValueError (whose message
+    # is shown to the user as a configuration error) for values the codemod cannot use.
+    check: Callable[[Any], object] | None = None
+
+
+# -- where ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A range of the file in 1-based lines and 0-based character columns (end exclusive),
+    the way libcst counts; CPython counts columns in UTF-8 bytes (see `FileContext.span`)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+# -- the shared edit primitives ------------------------------------------------------------
+#
+# Each names the node it edits by its span (an ast node's span, converted by the engine),
+# and carries source text for what it inserts. Text inserted is parsed by libcst before it
+# is used, and every output is parsed and compiled again: a primitive never writes text
+# that is not Python.
+
+
+@dataclass(frozen=True)
+class ReplaceNode:
+    """Replace the expression (or statement) at `target` with `code`."""
+
+    target: ast.AST
+    code: str
+
+
+@dataclass(frozen=True)
+class AddKeyword:
+    """`f(a)` → `f(a, name=value)` at the end of the call `target`, keeping its layout."""
+
+    target: ast.Call
+    name: str
+    value: str
+
+
+@dataclass(frozen=True)
+class RemoveKeyword:
+    """`f(a, name=value)` → `f(a)`."""
+
+    target: ast.Call
+    name: str
+
+
+@dataclass(frozen=True)
+class RenameKeyword:
+    """`f(old=v)` → `f(new=v)`; with `value`, the value is replaced too."""
+
+    target: ast.Call
+    name: str
+    new_name: str
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class AddImport:
+    """Make `import module` / `from module import name [as alias]` present."""
+
+    module: str
+    name: str | None = None
+    alias: str | None = None
+
+
+@dataclass(frozen=True)
+class RemoveImport:
+    """Remove `import module` / `from module import name` if nothing uses it any more."""
+
+    module: str
+    name: str | None = None
+    alias: str | None = None
+
+
+Edit = ReplaceNode | AddKeyword | RemoveKeyword | RenameKeyword | AddImport | RemoveImport
+
+
+# -- what a codemod decides ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One change a codemod decided: where, what it says, how safe, and how to make it.
+
+    `node` is the CPython node the change is about: its span locates the change (and its
+    suppression comments). A finding with no fix has `safety=Safety.MANUAL`.
+    """
+
+    node: ast.AST
+    message: str
+    safety: Safety = Safety.SAFE
+    edits: tuple[Edit, ...] = ()  # for codemods without an editor of their own
+    data: Any = None  # for codemods with an `editor`: what to do here, in its own terms
+
+
+# -- what a codemod is told about the file ---------------------------------------------------
+
+
+@dataclass
+class FileContext:
+    """One file as a codemod sees it in `check()`: its text, tree and models."""
+
+    path: Path
+    text: str
+    tree: ast.Module
+    project: Project
+    module: ModuleName
+    options: Mapping[str, Any] = field(default_factory=dict)
+    _model: SemanticModel | None = field(default=None, repr=False)
+    _lines: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def semantic(self) -> SemanticModel:
+        """The file's semantic model (built on first use, shared by every codemod)."""
+        if self._model is None:
+            from torchfix.model.semantic import model_of
+
+            self._model = model_of(self.tree, self.module.name, self.module.is_package)
+        return self._model
+
+    @property
+    def lines(self) -> list[str]:
+        """The file's physical lines as CPython counts them (no line ends)."""
+        if self._lines is None:
+            self._lines = physical_lines(self.text)
+        return self._lines
+
+    def span(self, node: ast.AST) -> Span:
+        """Where `node` is, in characters (CPython gives UTF-8 byte columns)."""
+        line = node.lineno  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None) or line
+        end_offset = getattr(node, "end_col_offset", None)
+        column = self._characters(line, node.col_offset)  # type: ignore[attr-defined]
+        end_column = (self._characters(end_line, end_offset) if end_offset is not None
+                      else column)
+        return Span(line, column, end_line, end_column)
+
+    def _characters(self, line: int, byte_offset: int) -> int:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+    def source(self, node: ast.AST) -> str:
+        """The exact source text of `node`, as written (comments and layout inside it)."""
+        span = self.span(node)
+        if span.line == span.end_line:
+            return self.lines[span.line - 1][span.column:span.end_column]
+        parts = [self.lines[span.line - 1][span.column:]]
+        parts += self.lines[span.line:span.end_line - 1]
+        parts.append(self.lines[span.end_line - 1][:span.end_column])
+        return "\n".join(parts)
+
+    def option(self, name: str, codemod: type[Codemod]) -> Any:
+        if name in self.options:
+            return self.options[name]
+        return codemod.option_defaults()[name]
+
+    def min_torch(self) -> tuple[int, int] | None:
+        """The oldest torch the code must keep working on: `min-torch` from the
+        configuration, else the project's declared floor; None when neither says."""
+        return self.project.min_torch()
+
+
+def physical_lines(text: str) -> list[str]:
+    # CPython ends lines at \r\n, \r and \n only; str.splitlines also splits at \f, \v...
+    return io.StringIO(text, newline=None).read().split("\n")
+
+
+# -- the codemod ---------------------------------------------------------------------------
+
+
+class Codemod:
+    """Base class of every codemod. Subclasses set the class attributes and `check()`."""
+
+    name: ClassVar[str]  # kebab-case, stable: used in --select, config and suppressions
+    summary: ClassVar[str]
+    triggers: ClassVar[tuple[bytes, ...]]  # a file holding none of these is never parsed
+    # What `torchfix list` shows: "safe", "unsafe", "safe, unsafe" or "report".
+    fix_safety: ClassVar[str] = "safe"
+    enabled_by_default: ClassVar[bool] = True
+    options: ClassVar[tuple[Option, ...]] = ()
+    # TorchFix's codes for the same rule ("TOR102"): accepted wherever a name is.
+    codes: ClassVar[tuple[str, ...]] = ()
+    family: ClassVar[str] = ""
+    # "package.module:Class" of a libcst editor (a `torchfix.rewrite.editing.Editor`) that
+    # makes this codemod's changes from its findings' `data`; None: the findings carry the
+    # shared edit primitives.
+    editor: ClassVar[str | None] = None
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        """Whether this codemod never acts on the file at `path` (test files, say).
+
+        Asked before the file is read into any parser. The default acts everywhere.
+        """
+        del path
+        return False
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> Collection[int] | None:
+        """A cheap first look (after the byte `triggers` matched): the lines where this
+        codemod may act; an empty result skips `check()` for the file. None: always check.
+        """
+        del tree
+        return None
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterable[Finding]:
+        """Every change this codemod makes to the file, decided on CPython's tree."""
+        raise NotImplementedError(f"{cls.__name__} does not implement check()")
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {option.name: option.default for option in cls.options}
+
+    @classmethod
+    def documentation(cls) -> str:
+        import inspect
+
+        return inspect.cleandoc(cls.__doc__ or "")
+
+
+def is_codemod(value: object) -> bool:
+    return isinstance(value, type) and issubclass(value, Codemod) and value is not Codemod
+
+
+def sorted_findings(findings: Sequence[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (getattr(f.node, "lineno", 0),
+                                           getattr(f.node, "col_offset", 0)))

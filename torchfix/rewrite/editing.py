@@ -1,0 +1,301 @@
+"""Making a codemod's decided changes with libcst: the only place `apply` needs libcst.
+
+`check()` decided the changes on CPython's tree (`torchfix.rewrite.contract`). Here an
+editor visits libcst's tree of the same text and makes them: it finds each finding's
+node by its span (libcst and CPython agree on where an expression starts and ends,
+parentheses excluded) and rewrites it, keeping everything else byte for byte. Only the
+statements holding a finding are visited.
+
+Codemods with simple changes use the shared primitives (`PrimitiveEditor`); the others
+subclass `Editor` and make their changes in `leave_<Node>` methods, asking
+`finding_at(original_node)` whether a change was decided there. A finding that no
+editor step made is an error: `apply` never silently does less than `check` reports.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+from torchfix.codemod import CodemodSettings, Focus, TorchfixCodemod
+from torchfix.edits import append_argument, keyword
+from torchfix.rewrite.contract import (
+    AddImport,
+    AddKeyword,
+    Codemod,
+    Edit,
+    FileContext,
+    Finding,
+    RemoveImport,
+    RemoveKeyword,
+    RenameKeyword,
+    ReplaceNode,
+    Span,
+)
+
+
+class EditError(Exception):
+    """A decided change could not be made (a torchfix bug: the file is left unchanged)."""
+
+
+@dataclass(frozen=True)
+class EditSettings:
+    """What an editor is given: the file as `check()` saw it and the changes to make."""
+
+    file: FileContext
+    findings: Sequence[Finding]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Editor(TorchfixCodemod):
+    """Base class of libcst editors. `finding_at(node)` says what was decided there."""
+
+    # An editor is not a codemod of its own: these only satisfy the base class.
+    name = "editor"
+    summary = ""
+    triggers = ()
+
+    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+                 edit: EditSettings) -> None:
+        super().__init__(context, settings)
+        self.edit = edit
+        self.file = edit.file
+        self._by_span: dict[Span, list[Finding]] = {}
+        for finding in edit.findings:
+            self._by_span.setdefault(self.file.span(finding.node), []).append(finding)
+        self.made: set[int] = set()  # ids of the findings whose change was made
+
+    def span_of(self, node: cst.CSTNode) -> Span:
+        position = self.position(node)
+        return Span(position.start.line, position.start.column,
+                    position.end.line, position.end.column)
+
+    def finding_at(self, node: cst.CSTNode) -> Finding | None:
+        """The finding decided for the code `node` (of the tree being visited) spans."""
+        if not self._by_span:
+            return None
+        found = self._by_span.get(self.span_of(node))
+        if not found:
+            return None
+        for finding in found:
+            if id(finding) not in self.made and _same_kind(finding, node):
+                return finding
+        return None
+
+    def findings_at(self, node: cst.CSTNode) -> list[Finding]:
+        if not self._by_span:
+            return []
+        return [f for f in self._by_span.get(self.span_of(node), ())
+                if id(f) not in self.made and _same_kind(f, node)]
+
+    def done(self, finding: Finding) -> None:
+        """Mark `finding` as made (its change is in the returned tree)."""
+        self.made.add(id(finding))
+        for edit in finding.edits:
+            if isinstance(edit, AddImport):
+                AddImportsVisitor.add_needed_import(self.context, edit.module, edit.name,
+                                                    edit.alias)
+            elif isinstance(edit, RemoveImport):
+                RemoveImportsVisitor.remove_unused_import(self.context, edit.module, edit.name,
+                                                          edit.alias)
+
+
+# What each CPython node type is called in libcst, for telling apart nodes with one span.
+_KINDS: dict[str, tuple[type[cst.CSTNode], ...]] = {
+    "Call": (cst.Call,),
+    "Name": (cst.Name,),
+    "Attribute": (cst.Attribute,),
+    "Subscript": (cst.Subscript,),
+    "BinOp": (cst.BinaryOperation,),
+    "BoolOp": (cst.BooleanOperation,),
+    "UnaryOp": (cst.UnaryOperation,),
+    "Compare": (cst.Comparison,),
+    "Constant": (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float,
+                 cst.Imaginary, cst.Name, cst.Ellipsis),
+    "JoinedStr": (cst.FormattedString,),
+    "Tuple": (cst.Tuple,),
+    "List": (cst.List,),
+    "Dict": (cst.Dict,),
+    "Lambda": (cst.Lambda,),
+    "IfExp": (cst.IfExp,),
+    "Await": (cst.Await,),
+    "keyword": (cst.Arg,),
+    "arg": (cst.Param,),
+    "alias": (cst.ImportAlias,),
+    "Import": (cst.Import,),
+    "ImportFrom": (cst.ImportFrom,),
+    "Assert": (cst.Assert,),
+    "Assign": (cst.Assign,),
+    "AugAssign": (cst.AugAssign,),
+    "AnnAssign": (cst.AnnAssign,),
+    "Expr": (cst.Expr,),
+    "Return": (cst.Return,),
+    "Raise": (cst.Raise,),
+    "Pass": (cst.Pass,),
+    "ExceptHandler": (cst.ExceptHandler,),
+    "With": (cst.With,),
+    "If": (cst.If,),
+    "For": (cst.For,),
+    "FunctionDef": (cst.FunctionDef,),
+    "AsyncFunctionDef": (cst.FunctionDef,),
+    "ClassDef": (cst.ClassDef,),
+}
+
+
+def _same_kind(finding: Finding, node: cst.CSTNode) -> bool:
+    kinds = _KINDS.get(type(finding.node).__name__)
+    return kinds is None or isinstance(node, kinds)
+
+
+class PrimitiveEditor(Editor):
+    """Makes the shared edit primitives the findings carry."""
+
+    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+                 edit: EditSettings) -> None:
+        super().__init__(context, settings, edit)
+        # span → (finding, its located edits); a finding is made when all of them are.
+        self._located: dict[Span, list[tuple[Finding, Edit]]] = {}
+        self._pending: dict[int, int] = {}
+        for finding in edit.findings:
+            located = [e for e in finding.edits if not isinstance(e, (AddImport, RemoveImport))]
+            if not located:
+                self.done(finding)
+                continue
+            self._pending[id(finding)] = len(located)
+            for primitive in located:
+                self._located.setdefault(self.file.span(primitive.target), []).append(
+                    (finding, primitive))
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        result = super().on_leave(original_node, updated_node)
+        if not self._located or not isinstance(original_node, _EDITABLE):
+            return result
+        todo = self._located.get(self.span_of(original_node))
+        if not todo:
+            return result
+        for finding, primitive in list(todo):
+            if not _same_kind_node(primitive.target, original_node):
+                continue
+            result = _apply(primitive, result)
+            todo.remove((finding, primitive))
+            self._pending[id(finding)] -= 1
+            if self._pending[id(finding)] == 0:
+                self.done(finding)
+        return result
+
+
+_EDITABLE = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatement,
+             cst.SimpleStatementLine, cst.Arg)
+
+
+def _same_kind_node(target: Any, node: cst.CSTNode) -> bool:
+    kinds = _KINDS.get(type(target).__name__)
+    return kinds is None or isinstance(node, kinds)
+
+
+def _apply(primitive: Edit, node: Any) -> Any:
+    if isinstance(primitive, ReplaceNode):
+        return _replacement(primitive.code, node)
+    if not isinstance(node, cst.Call):
+        raise EditError(f"{type(primitive).__name__} needs a call, found {type(node).__name__}")
+    if isinstance(primitive, AddKeyword):
+        return append_argument(node, keyword(primitive.name,
+                                             cst.parse_expression(primitive.value)))
+    if isinstance(primitive, RemoveKeyword):
+        return _without_keyword(node, primitive.name)
+    if isinstance(primitive, RenameKeyword):
+        args = []
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == primitive.name:
+                arg = arg.with_changes(keyword=cst.Name(primitive.new_name))
+                if primitive.value is not None:
+                    arg = arg.with_changes(value=cst.parse_expression(primitive.value))
+            args.append(arg)
+        return node.with_changes(args=args)
+    raise EditError(f"unknown edit {primitive!r}")
+
+
+def _replacement(code: str, node: cst.CSTNode) -> cst.CSTNode:
+    if isinstance(node, cst.BaseExpression):
+        new = cst.parse_expression(code)
+        # Keep the parentheses written around the old expression.
+        if node.lpar and not new.lpar:  # type: ignore[attr-defined]
+            new = new.with_changes(lpar=node.lpar, rpar=node.rpar)  # type: ignore[attr-defined]
+        return new
+    if isinstance(node, (cst.BaseSmallStatement, cst.SimpleStatementLine)):
+        statement = cst.parse_statement(code)
+        if isinstance(node, cst.SimpleStatementLine) and isinstance(
+                statement, cst.SimpleStatementLine):
+            return statement.with_changes(leading_lines=node.leading_lines)
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            return statement.body[0]
+        raise EditError("a small statement can only be replaced by one small statement")
+    return cst.parse_statement(code)
+
+
+def _without_keyword(call: cst.Call, name: str) -> cst.Call:
+    args = list(call.args)
+    for index, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value == name:
+            del args[index]
+            if args and index == len(args):
+                # The removed argument was the last: the new last one takes its comma (a
+                # trailing comma or none) and what came before ")".
+                previous = args[-1]
+                args[-1] = previous.with_changes(comma=arg.comma,
+                                                 whitespace_after_arg=arg.whitespace_after_arg)
+            return call.with_changes(args=args)
+    raise EditError(f"the call has no keyword {name}")
+
+
+def editor_class(codemod: type[Codemod]) -> type[Editor]:
+    if codemod.editor is None:
+        return PrimitiveEditor
+    module, _, attribute = codemod.editor.partition(":")
+    found = getattr(importlib.import_module(module), attribute)
+    if not (isinstance(found, type) and issubclass(found, Editor)):
+        raise TypeError(f"{codemod.editor} is not a torchfix editor")
+    return found
+
+
+def make_changes(
+    codemod: type[Codemod],
+    module: cst.Module,
+    findings: Sequence[Finding],
+    file: FileContext,
+    settings: CodemodSettings,
+) -> cst.Module:
+    """`module` (libcst's tree of `file.text`) with the changes of `findings` made.
+
+    Raises EditError when a finding's change could not be made.
+    """
+    cls = editor_class(codemod)
+    editor = cls(CodemodContext(filename=str(file.path)), settings,
+                 EditSettings(file, findings, settings.options))
+    new_module = editor.transform_module(module)
+    missing = [f for f in findings if id(f) not in editor.made]
+    if missing:
+        first = missing[0]
+        raise EditError(f"could not make the change it decided at line "
+                        f"{getattr(first.node, 'lineno', '?')} ({first.message})")
+    return new_module
+
+
+def focus_on(findings: Sequence[Finding], spans: Mapping[cst.CSTNode, tuple[int, int]] | None
+             ) -> Focus | None:
+    """Visit only the statements holding the findings (and their edits' targets)."""
+    if spans is None:
+        return None
+    lines: set[int] = set()
+    for finding in findings:
+        for node in [finding.node, *(getattr(e, "target", None) for e in finding.edits)]:
+            if node is not None and hasattr(node, "lineno"):
+                lines.update(range(node.lineno, (getattr(node, "end_lineno", None)
+                                                 or node.lineno) + 1))
+    return Focus(spans, tuple(sorted(lines)))
