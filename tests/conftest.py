@@ -15,11 +15,14 @@ from typer.testing import CliRunner
 from torchfix.cli import app
 
 # A snippet the always-present strict-load-state-dict codemod rewrites (safe fix).
-NEEDS_FIX = "def resume(model, ckpt):\n    model.load_state_dict(ckpt)\n"
-FIXED = "def resume(model, ckpt):\n    model.load_state_dict(ckpt, strict=True)\n"
+# (The receiver must be known to be a module for the fix to be safe: its annotation says so.)
+MODULE_IMPORT = "from torch import nn\n\n\n"
+NEEDS_FIX = MODULE_IMPORT + "def resume(model: nn.Module, ckpt):\n    model.load_state_dict(ckpt)\n"
+FIXED = (MODULE_IMPORT
+         + "def resume(model: nn.Module, ckpt):\n    model.load_state_dict(ckpt, strict=True)\n")
 # A snippet with only an unsafe finding (the receiver is not known to be a module).
 UNSAFE_ONLY = "def resume(thing, ckpt):\n    thing.load_state_dict(ckpt)\n"
-CLEAN = "def resume(model, ckpt):\n    model.load_state_dict(ckpt, strict=True)\n"
+CLEAN = FIXED
 
 
 @dataclass

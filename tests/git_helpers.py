@@ -27,9 +27,12 @@ EMAIL = "test@example.com"
 # Two files the strict-load-state-dict codemod rewrites (one change each), and one it
 # leaves alone.
 STRICT_FILES = {
-    "src/train.py": "import torch\n\n\ndef resume(model, sd):\n    model.load_state_dict(sd)\n",
+    "src/train.py": "import torch\n\n\n"
+                    "def resume(model: torch.nn.Module, sd):\n    model.load_state_dict(sd)\n",
     "src/evaluate.py": (
-        "def evaluate(net, ckpt):\n    net.load_state_dict(ckpt['model'])\n    return net\n"
+        "from torch import nn\n\n\n"
+        "def evaluate(net: nn.Module, ckpt):\n"
+        "    net.load_state_dict(ckpt['model'])\n    return net\n"
     ),
     "src/untouched.py": "def add(a, b):\n    return a + b\n",
 }

@@ -18,6 +18,8 @@ from torchfix.runner import run_files
 from conftest import FIXED, NEEDS_FIX
 
 TRIGGER = "\nmodel.load_state_dict(sd)\n"
+# One whose fix is safe, so that the file is rewritten (and so parsed by libcst).
+SAFE_TRIGGER = "\nimport torch\n\nmodel = torch.nn.Linear(2, 2)\nmodel.load_state_dict(sd)\n"
 
 
 def apply_with_a_good_neighbour(tmp_path: Path, cli, name: str, content: bytes) -> str:
@@ -87,7 +89,8 @@ def test_very_long_chains_do_not_crash_or_hang(tmp_path, cli, kind):
 
 def test_form_feed_that_libcst_cannot_round_trip(tmp_path, cli):
     line = apply_with_a_good_neighbour(tmp_path, cli, "ff.py",
-                                       b"\x0cdef resume(model, sd):\n"
+                                       b"\x0cfrom torch import nn\n\n\n"
+                                       b"def resume(model: nn.Module, sd):\n"
                                        b"    model.load_state_dict(sd)\n")
     assert line.startswith("ff.py: error: libcst cannot reproduce this file byte for byte")
 
@@ -96,17 +99,17 @@ def test_valid_python_that_libcst_cannot_parse_is_not_called_a_syntax_error(tmp_
     # libcst's grammar gives up on thousands of implicitly concatenated strings.
     pieces = "\n".join(f'    "chunk {index} "' for index in range(6000))
     line = apply_with_a_good_neighbour(tmp_path, cli, "blob.py",
-                                       f"BLOB = (\n{pieces}\n)\n{TRIGGER}".encode())
+                                       f"BLOB = (\n{pieces}\n)\n{SAFE_TRIGGER}".encode())
     assert line == ("blob.py: error: valid Python that libcst cannot parse (it stops at "
                     "line 6003), so it is left unchanged")
 
 
 def test_form_feeds_elsewhere_are_fine(tmp_path, cli):
     target = tmp_path / "ff.py"
-    target.write_bytes(b"import torch\n\x0c\ndef resume(model, sd):\n"
+    target.write_bytes(b"import torch\n\x0c\ndef resume(model: torch.nn.Module, sd):\n"
                        b"    model.load_state_dict(sd)\n")
     assert cli("apply", ".").exit_code == 0
-    assert target.read_bytes().endswith(b"\x0c\ndef resume(model, sd):\n"
+    assert target.read_bytes().endswith(b"\x0c\ndef resume(model: torch.nn.Module, sd):\n"
                                         b"    model.load_state_dict(sd, strict=True)\n")
 
 
@@ -156,5 +159,5 @@ def test_unreadable_file():
     finally:
         shutil.rmtree(tmp_path, ignore_errors=True)
     assert "secret.py: error: cannot read: Permission denied" in result.stderr
-    assert "good.py:2:5 strict-load-state-dict" in result.stdout
+    assert "good.py:5:5 strict-load-state-dict" in result.stdout
     assert result.returncode == 1

@@ -46,7 +46,7 @@ def test_apply_leaves_unsafe_fixes_unless_asked(tmp_path, cli):
 def test_apply_verbose_lists_each_fix(tmp_path, cli):
     write(tmp_path / "train.py", NEEDS_FIX)
     result = cli("apply", "--verbose", ".")
-    assert "fixed train.py:2:5 strict-load-state-dict" in result.stderr
+    assert "fixed train.py:5:5 strict-load-state-dict" in result.stderr
 
 
 def test_dry_run_shows_a_diff_and_writes_nothing(tmp_path, cli):
@@ -110,7 +110,7 @@ def test_check_lists_findings_and_fails_when_apply_would_change(tmp_path, cli):
     result = cli("check", ".")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        "train.py:2:5 strict-load-state-dict pass strict=True to make the checkpoint "
+        "train.py:5:5 strict-load-state-dict pass strict=True to make the checkpoint "
         "contract explicit"
     ]
 
@@ -139,7 +139,7 @@ def test_check_json_has_one_object_per_finding(tmp_path, cli):
     assert document["findings"] == [
         {
             "path": "train.py",
-            "line": 2,
+            "line": 5,
             "column": 5,
             "codemod": "strict-load-state-dict",
             "message": "pass strict=True to make the checkpoint contract explicit",
@@ -148,7 +148,7 @@ def test_check_json_has_one_object_per_finding(tmp_path, cli):
         },
         {
             "path": "train.py",
-            "line": 4,
+            "line": 7,
             "column": 5,
             "codemod": "strict-load-state-dict",
             "message": "pass strict=True to make the checkpoint contract explicit (the "
@@ -224,7 +224,7 @@ def test_explain_prints_the_documentation_with_its_example(cli):
     result = cli("explain", "strict-load-state-dict")
     assert result.exit_code == 0
     assert "Fix safety" in result.stdout
-    assert 'model.load_state_dict(ckpt["model"], strict=True)' in result.stdout
+    assert 'self.policy.load_state_dict(ckpt["policy"], strict=True)' in result.stdout
 
 
 def test_explain_unknown_codemod_is_a_usage_error(cli):

@@ -9,12 +9,13 @@ import libcst as cst
 import pytest
 
 from codemods import CODEMODS
-from codemods.strict_load_state_dict import StrictLoadStateDict
+from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from torchfix import registry
 from torchfix.codemod import TorchfixCodemod
 from torchfix.engine import EngineSettings, process_source
 
-SOURCE = b"def resume(model, sd):\n    model.load_state_dict(sd)\n    return 41\n"
+SOURCE = (b"from torch import nn\n\n\n"
+          b"def resume(model: nn.Module, sd):\n    model.load_state_dict(sd)\n    return 41\n")
 
 
 class _Broken(TorchfixCodemod):
@@ -77,7 +78,7 @@ def with_codemods(monkeypatch):
         (EmitsInvalidCode, "internal error: codemod emits-invalid-code produced code that "
                            "does not parse"),
         (RepeatsAKeyword, "internal error: codemod repeats-a-keyword produced invalid Python: "
-                          "keyword argument repeated: strict (line 2)"),
+                          "keyword argument repeated: strict (line 5)"),
         (NotIdempotent, "internal error: codemod not-idempotent is not idempotent"),
         (Crashes, "internal error in codemod crashes: ZeroDivisionError: division by zero"),
     ],
@@ -107,27 +108,32 @@ def test_files_whose_syntax_tree_has_no_candidates_are_never_parsed_by_libcst():
     assert not result.parsed
 
 
-def test_only_statements_with_candidates_are_visited(monkeypatch):
+def test_only_statements_with_findings_are_visited_by_the_editor(monkeypatch):
+    from torchfix.rewrite import editing
+
     visited: list[str] = []
-    original = StrictLoadStateDict.visit_FunctionDef
+    original = editing.PrimitiveEditor.on_visit
 
     def spy(self, node):
-        visited.append(node.name.value)
+        if isinstance(node, cst.FunctionDef):
+            visited.append(node.name.value)
         return original(self, node)
 
-    monkeypatch.setattr(StrictLoadStateDict, "visit_FunctionDef", spy)
+    monkeypatch.setattr(editing.PrimitiveEditor, "on_visit", spy)
     source = (
+        "from torch import nn\n"
         "class Trainer:\n"
         "    def step(self):\n"
         "        def inner():\n"
         "            return 1\n"
         "        return inner()\n"
-        "    def resume(self, model, sd):\n"
+        "    def resume(self, model: nn.Module, sd):\n"
         "        model.load_state_dict(sd)\n"
     )
-    settings = EngineSettings(codemods=("strict-load-state-dict",), produce_output=False)
+    settings = EngineSettings(codemods=("strict-load-state-dict",))
     result = process_source(source.encode(), Path("a.py"), settings)
-    assert [c.line for c in result.changes] == [7]
+    assert [c.line for c in result.changes] == [8]
+    assert result.output is not None and b"strict=True" in result.output
     assert "inner" not in visited  # `step` is seen (to be skipped), its body is not
 
 
@@ -172,7 +178,7 @@ def test_later_codemods_report_lines_of_the_file_as_read(with_codemods):
     settings = EngineSettings(codemods=("adds-header", "strict-load-state-dict"))
     result = process_source(b"import torch\n" + SOURCE, Path("a.py"), settings)
     strict = [c for c in result.changes if c.codemod == "strict-load-state-dict"]
-    assert [c.line for c in strict] == [3]
+    assert [c.line for c in strict] == [6]
     assert result.output is not None and result.output.count(b"# added") == 5
 
 
@@ -188,7 +194,7 @@ def test_check_mode_reports_the_same_changes_without_output():
 
 def test_candidate_lines_see_the_same_tree_python_does():
     tree = ast.parse(SOURCE.decode())
-    assert StrictLoadStateDict.candidate_lines(tree) == {2}
+    assert StrictLoadStateDict.candidate_lines(tree) == {5}
 
 
 def test_codemods_with_matcher_decorators_still_dispatch_through_libcst(with_codemods):

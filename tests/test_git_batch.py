@@ -125,7 +125,8 @@ def test_one_failing_repository_never_stops_the_others(tmp_path: Path) -> None:
 def test_verify_failure_rolls_back_that_repository_only(tmp_path: Path) -> None:
     breaks = _remote_with(tmp_path, "breaks")
     fine = _remote_with(tmp_path, "fine", {
-        "other.py": "def f(model, sd):\n    model.load_state_dict(sd)\n",
+        "other.py": "from torch import nn\n\n\n"
+                    "def f(model: nn.Module, sd):\n    model.load_state_dict(sd)\n",
         "src/train.py": "x = 1\n",
     })
     check = (f"{sys.executable} -c \"import pathlib, sys; "

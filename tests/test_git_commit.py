@@ -53,7 +53,7 @@ def test_commit_on_a_new_branch(tmp_path: Path) -> None:
     message = git(repo, "log", "-1", "--format=%B")
     assert message.splitlines()[0] == f"torchfix: {registry.get(STRICT).summary.rstrip('.')}"
     assert "A checkpoint whose keys do not match the model is a bug" in message
-    assert "- src/evaluate.py:2: pass strict=True" in message
+    assert "- src/evaluate.py:5: pass strict=True" in message
     assert message.rstrip().endswith(f"Torchfix-Codemod: {STRICT} (2 changes in 2 files)")
     assert git(repo, "log", "-1", "--format=%an <%ae>|%cn <%ce>").strip() == (
         f"{USER} <{EMAIL}>|{USER} <{EMAIL}>")
@@ -65,7 +65,7 @@ def test_one_commit_per_codemod_or_one_with_squash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     add_test_codemod(monkeypatch)
-    files = {"train.py": "import torch\n\n\ndef f(model, p):\n"
+    files = {"train.py": "import torch\n\n\ndef f(model: torch.nn.Module, p):\n"
                          "    model.load_state_dict(torch.load(p))\n"}
     repo = make_repo(tmp_path / "repo", files)
     result = _commit(repo)
@@ -101,7 +101,9 @@ def test_dirty_tree_is_refused_without_allow_dirty(tmp_path: Path) -> None:
 
 def test_allow_dirty_never_commits_or_loses_user_edits(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
-    write_files(repo, {"src/more.py": "def g(model, sd):\n    model.load_state_dict(sd)\n"})
+    write_files(repo, {"src/more.py": "from torch import nn\n\n\n"
+                                      "def g(model: nn.Module, sd):\n"
+                                      "    model.load_state_dict(sd)\n"})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "more")
     # An unstaged edit, a staged edit, and a new file, all in files torchfix would change.
@@ -110,7 +112,9 @@ def test_allow_dirty_never_commits_or_loses_user_edits(tmp_path: Path) -> None:
     staged = "# staged\n" + (repo / "src/more.py").read_text()
     (repo / "src/more.py").write_text(staged)
     git(repo, "add", "src/more.py")
-    write_files(repo, {"src/new.py": "def h(model, sd):\n    model.load_state_dict(sd)\n"})
+    write_files(repo, {"src/new.py": "from torch import nn\n\n\n"
+                                     "def h(model: nn.Module, sd):\n"
+                                     "    model.load_state_dict(sd)\n"})
     status_before = status(repo)
 
     result = _commit(repo, "--allow-dirty")
@@ -148,7 +152,9 @@ def test_new_changes_on_a_torchfix_branch_go_on_top(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     assert _commit(repo).exit_code == 0
     tip = head(repo)
-    write_files(repo, {"src/later.py": "def f(model, sd):\n    model.load_state_dict(sd)\n"})
+    write_files(repo, {"src/later.py": "from torch import nn\n\n\n"
+                                       "def f(model: nn.Module, sd):\n"
+                                       "    model.load_state_dict(sd)\n"})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "a commit of the user's own")
     mine = head(repo)

@@ -60,10 +60,14 @@ def test_diff_of_paths_outside_the_cwd_applies_at_their_root(tmp_path: Path) -> 
 
 def test_diff_keeps_crlf_missing_newline_and_odd_names(tmp_path: Path) -> None:
     files: dict[str, str | bytes] = {
-        "crlf.py": b"def f(model, sd):\r\n    model.load_state_dict(sd)\r\n",
-        "no_newline.py": b"def f(model, sd):\n    model.load_state_dict(sd)",
-        "with space/my model.py": "def f(model, sd):\n    model.load_state_dict(sd)\n",
-        "caf\u00e9.py": "def f(model, sd):\n    model.load_state_dict(sd)\n",
+        "crlf.py": b"from torch import nn\r\n\r\n\r\n"
+                   b"def f(model: nn.Module, sd):\r\n    model.load_state_dict(sd)\r\n",
+        "no_newline.py": b"from torch import nn\n\n\n"
+                         b"def f(model: nn.Module, sd):\n    model.load_state_dict(sd)",
+        "with space/my model.py": "from torch import nn\n\n\n"
+                                  "def f(model: nn.Module, sd):\n    model.load_state_dict(sd)\n",
+        "caf\u00e9.py": "from torch import nn\n\n\n"
+                        "def f(model: nn.Module, sd):\n    model.load_state_dict(sd)\n",
     }
     repo = make_repo(tmp_path / "repo", files)
     expected = _expected(tmp_path, files)

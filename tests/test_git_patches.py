@@ -74,7 +74,7 @@ def test_patch_per_codemod_applies_with_git_am(tmp_path: Path) -> None:
     subject = f"Subject: [PATCH] torchfix: {registry.get('strict-load-state-dict').summary}"
     assert subject.rstrip(".") in " ".join(text.split())  # a long subject header is folded
     assert "A checkpoint whose keys do not match the model is a bug" in text  # why
-    assert "- src/evaluate.py:2: pass strict=True" in text  # what, where
+    assert "- src/evaluate.py:5: pass strict=True" in text  # what, where
     assert "- src/train.py:5: pass strict=True" in text
     assert "Torchfix-Codemod: strict-load-state-dict (2 changes in 2 files)" in text
     assert "untouched.py" not in text
@@ -97,7 +97,7 @@ def test_two_codemods_in_one_file_give_two_patches_in_order(
     add_test_codemod(monkeypatch)
     files: dict[str, str | bytes] = {
         "train.py": (
-            "import torch\n\n\ndef resume(model, path):\n"
+            "import torch\n\n\ndef resume(model: torch.nn.Module, path):\n"
             "    model.load_state_dict(torch.load(path))\n"
         ),
         "only_load.py": "import torch\n\nstate = torch.load('x.pt')\n",
@@ -229,7 +229,9 @@ def test_no_identity_is_an_error_unless_author_is_given(
 
 def test_patches_work_on_a_detached_head_and_from_a_subfolder(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
-    write_files(repo, {"src/later.py": "def f(model, sd):\n    model.load_state_dict(sd)\n"})
+    write_files(repo, {"src/later.py": "from torch import nn\n\n\n"
+                                       "def f(model: nn.Module, sd):\n"
+                                       "    model.load_state_dict(sd)\n"})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "later")
     git(repo, "checkout", "-q", "--detach", "HEAD~1")

@@ -170,8 +170,8 @@ def test_a_5_mb_file(tmp_path, cli):
     # works too but takes minutes to parse with libcst.
     blob = base64.b64encode(random.Random(0).randbytes(3_800_000)).decode()
     rows = "\n".join(f'    "{blob[i:i + 76]}",' for i in range(0, len(blob), 76))
-    source = (f"VOCAB_B64 = [\n{rows}\n]\n\n\ndef resume(model, sd):\n"
-              "    model.load_state_dict(sd)\n")
+    source = (f"import torch\n\nVOCAB_B64 = [\n{rows}\n]\n\n\n"
+              "def resume(model: torch.nn.Module, sd):\n    model.load_state_dict(sd)\n")
     target = tmp_path / "embedded_vocab.py"
     target.write_text(source)
     assert target.stat().st_size > 5_000_000
@@ -181,7 +181,9 @@ def test_a_5_mb_file(tmp_path, cli):
 
 
 def test_kill_9_during_apply_leaves_each_file_old_or_new_and_a_rerun_finishes(tmp_path):
-    old = "def resume(model, sd):\n    model.load_state_dict(sd)\n" + "# padding\n" * 200
+    old = ("from torch import nn\n\n\n"
+           "def resume(model: nn.Module, sd):\n    model.load_state_dict(sd)\n"
+           + "# padding\n" * 200)
     new = old.replace("(sd)", "(sd, strict=True)")
     tree = tmp_path / "tree"
     for index in range(600):

@@ -35,12 +35,14 @@ def test_a_suppression_on_the_first_or_last_line_of_the_change_applies():
 
 
 def test_suppressed_lines_are_neither_fixed_nor_reported(tmp_path, cli):
-    (tmp_path / "train.py").write_text(SOURCE)
+    # One line more than SOURCE: the import that makes the receiver known to be a module.
+    source = "import torch\n" + SOURCE.replace("(model, ckpt)", "(model: torch.nn.Module, ckpt)")
+    (tmp_path / "train.py").write_text(source)
     result = cli("check", ".")
     lines = result.stdout.splitlines()
-    assert [line.split(":")[1] for line in lines] == ["4", "9"]
+    assert [line.split(":")[1] for line in lines] == ["5", "10"]
     cli("apply", ".")
     fixed = (tmp_path / "train.py").read_text().splitlines()
-    assert fixed[1] == "    model.load_state_dict(ckpt)  # torchfix: ignore"
-    assert fixed[3].endswith("strict=True)  # torchfix: ignore[assert-to-raise, amp-api]")
-    assert fixed[8] == "    model.load_state_dict(ckpt, strict=True)"
+    assert fixed[2] == "    model.load_state_dict(ckpt)  # torchfix: ignore"
+    assert fixed[4].endswith("strict=True)  # torchfix: ignore[assert-to-raise, amp-api]")
+    assert fixed[9] == "    model.load_state_dict(ckpt, strict=True)"

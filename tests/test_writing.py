@@ -22,10 +22,11 @@ def test_crlf_files_stay_crlf(tmp_path, cli):
 
 def test_mixed_newlines_are_kept_line_by_line(tmp_path, cli):
     target = tmp_path / "train.py"
-    target.write_bytes(b"import torch\r\n\ndef resume(model, ckpt):\r\n"
+    target.write_bytes(b"import torch\r\n\ndef resume(model: torch.nn.Module, ckpt):\r\n"
                        b"    model.load_state_dict(ckpt)\n")
     cli("apply", ".")
-    assert target.read_bytes() == (b"import torch\r\n\ndef resume(model, ckpt):\r\n"
+    assert target.read_bytes() == (b"import torch\r\n\n"
+                                   b"def resume(model: torch.nn.Module, ckpt):\r\n"
                                    b"    model.load_state_dict(ckpt, strict=True)\n")
 
 
@@ -41,10 +42,12 @@ def test_utf8_bom_and_declared_encodings_are_kept(tmp_path, cli):
 
 def test_missing_final_newline_and_tabs_are_kept(tmp_path, cli):
     target = tmp_path / "train.py"
-    target.write_text("def resume(model, ckpt):\n\tmodel.load_state_dict(ckpt)")
+    target.write_text("from torch import nn\n\n\n"
+                      "def resume(model: nn.Module, ckpt):\n\tmodel.load_state_dict(ckpt)")
     cli("apply", ".")
     assert target.read_text() == (
-        "def resume(model, ckpt):\n\tmodel.load_state_dict(ckpt, strict=True)"
+        "from torch import nn\n\n\n"
+        "def resume(model: nn.Module, ckpt):\n\tmodel.load_state_dict(ckpt, strict=True)"
     )
 
 

@@ -343,7 +343,7 @@ def _decide_and_edit(
         )
     except EditError as exc:
         raise _internal(codemod.name, str(exc)) from exc
-    except RecursionError:
+    except (RecursionError, _FileFailure):
         raise
     except Exception as exc:
         raise _FileFailure(

@@ -12,6 +12,14 @@ The first lines of an input may carry directives for the harness:
 such as assert-to-raise treat test files differently). Every case is also run a second
 time on its own output, which must then be left alone: the codemod is idempotent.
 
+A folder `golden/<codemod>/<case>/` is a case of several files: a small project, for
+decisions that read other modules (a class defined elsewhere, an imported constant, the
+project's torch requirement, a test expecting AssertionError). Its `*.in.py` files are
+placed without the `.in` (expected output: `*.out.py` beside them; none: unchanged),
+every other file is copied as it is (a plain `.py` file must come out unchanged), and
+`check.txt` / `args.txt` hold the expected `check` output and extra arguments. The
+commands run at the project's root on `.`.
+
 Used by the test suite and by `torchfix selftest`, so the cases ship with the package.
 """
 
@@ -46,14 +54,20 @@ def golden_root() -> Path:
 class GoldenCase:
     codemod: str
     name: str
-    input_path: Path
+    input_path: Path  # the .in.py file, or the folder of a folder case
 
     @property
     def id(self) -> str:
         return f"{self.codemod}/{self.name}"
 
     @property
+    def is_folder(self) -> bool:
+        return self.input_path.is_dir()
+
+    @property
     def expected_path(self) -> Path | None:
+        if self.is_folder:  # the first expected output, if any file is to change
+            return next(iter(sorted(self.input_path.rglob(f"*{OUT_SUFFIX}"))), None)
         path = self.input_path.with_name(self.name + OUT_SUFFIX)
         return path if path.is_file() else None
 
@@ -64,10 +78,17 @@ class GoldenCase:
 
     @property
     def check_path(self) -> Path | None:
-        path = self.input_path.with_name(self.name + CHECK_SUFFIX)
+        if self.is_folder:
+            path = self.input_path / "check.txt"
+        else:
+            path = self.input_path.with_name(self.name + CHECK_SUFFIX)
         return path if path.is_file() else None
 
     def directives(self) -> tuple[list[str], str]:
+        if self.is_folder:
+            args_file = self.input_path / "args.txt"
+            args = shlex.split(args_file.read_text()) if args_file.is_file() else []
+            return args, "."
         args: list[str] = []
         filename = f"{self.name}.py"
         for line in self.input_path.read_bytes().splitlines()[:5]:
@@ -80,10 +101,36 @@ class GoldenCase:
 
 def discover_cases(root: Path | None = None) -> list[GoldenCase]:
     root = root or golden_root()
-    return [
+    cases = [
         GoldenCase(path.parent.name, path.name[: -len(IN_SUFFIX)], path)
-        for path in sorted(root.glob(f"*/*{IN_SUFFIX}"))
+        for path in root.glob(f"*/*{IN_SUFFIX}")
     ]
+    cases += [
+        GoldenCase(path.parent.name, path.name, path)
+        for path in root.glob("*/*") if path.is_dir() and not path.name.startswith(("_", "."))
+    ]
+    return sorted(cases, key=lambda case: case.id)
+
+
+def _folder_files(case: GoldenCase) -> dict[Path, tuple[bytes, bytes]]:
+    """Project path → (input bytes, expected bytes) of every file of a folder case."""
+    files: dict[Path, tuple[bytes, bytes]] = {}
+    for path in sorted(case.input_path.rglob("*")):
+        relative = path.relative_to(case.input_path)
+        if not path.is_file() or "__pycache__" in relative.parts or (
+                len(relative.parts) == 1 and relative.name in ("check.txt", "args.txt")):
+            continue
+        name = relative.as_posix()
+        if name.endswith(OUT_SUFFIX):
+            continue
+        data = path.read_bytes()
+        if name.endswith(IN_SUFFIX):
+            expected = path.with_name(path.name[: -len(IN_SUFFIX)] + OUT_SUFFIX)
+            target = Path(name[: -len(IN_SUFFIX)] + ".py")
+            files[target] = (data, expected.read_bytes() if expected.is_file() else data)
+        else:
+            files[Path(name)] = (data, data)
+    return files
 
 
 @dataclass(frozen=True)
@@ -96,13 +143,17 @@ class CaseOutcome:
 def run_case(case: GoldenCase) -> CaseOutcome:
     """Run one case through `torchfix apply` and `torchfix check`, as a user would."""
     args, filename = case.directives()
-    source = case.input_path.read_bytes()
-    expected = case.expected_path.read_bytes() if case.expected_path else source
+    if case.is_folder:
+        files = _folder_files(case)
+    else:
+        source = case.input_path.read_bytes()
+        expected = case.expected_path.read_bytes() if case.expected_path else source
+        files = {Path(filename): (source, expected)}
     with tempfile.TemporaryDirectory(prefix="torchfix-golden-") as folder, _inside(Path(folder)):
-        target = Path(filename)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(source)
-        if case.config_path is not None:
+        for target, (source, _) in files.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source)
+        if case.config_path is not None and not case.is_folder:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
             code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
@@ -115,12 +166,14 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0:
             return CaseOutcome(case, False, f"apply exited {code}: {output.strip()}")
-        produced = target.read_bytes()
-        if produced != expected:
-            return CaseOutcome(case, False, _mismatch(
-                "output", expected.decode(errors="replace"), produced.decode(errors="replace")))
+        for target, (_, expected) in files.items():
+            produced = target.read_bytes()
+            if produced != expected:
+                return CaseOutcome(case, False, _mismatch(
+                    f"output of {target.as_posix()}", expected.decode(errors="replace"),
+                    produced.decode(errors="replace")))
         code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
-        if code != 0 or target.read_bytes() != produced:
+        if code != 0 or any(t.read_bytes() != expected for t, (_, expected) in files.items()):
             return CaseOutcome(case, False, "not idempotent: a second run changed the output")
         code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0:

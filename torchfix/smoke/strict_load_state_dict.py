@@ -32,7 +32,7 @@ class LenientPolicy(Policy):
         return super().load_state_dict(state_dict, strict=strict, assign=assign)
 
 
-def resume(path, policy, optimizer, scheduler):
+def resume(path, policy: nn.Module, optimizer, scheduler):
     ckpt = torch.load(path, weights_only=True)
     policy.load_state_dict(ckpt["policy"])
     optimizer.load_state_dict(ckpt["optimizer"])

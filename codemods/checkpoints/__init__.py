@@ -1,0 +1,1 @@
+"""Codemods about saving and loading checkpoints."""

@@ -1,0 +1,486 @@
+"""strict-load-state-dict: make `nn.Module.load_state_dict` checkpoints strict, explicitly."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from enum import Enum
+from pathlib import Path
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.semantic import Binding, BindingKind, SemanticModel
+from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
+from torchfix.test_code import is_test_path
+
+
+class Kind(Enum):
+    MODULE = "module"  # an nn.Module: takes `strict`
+    OTHER = "other"  # its load_state_dict takes no `strict` (an optimizer, a buffer, ...)
+    UNKNOWN = "unknown"
+
+
+# Classes outside the project that are nn.Modules (qualified as the semantic model
+# qualifies them, i.e. by the name they are imported by).
+MODULE_CLASSES = frozenset(
+    {
+        "torch.nn.Module", "torch.nn.modules.module.Module", "torch.nn.Sequential",
+        "torch.nn.ModuleList", "torch.nn.ModuleDict",
+        "pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
+        "lightning.LightningModule", "lightning.pytorch.LightningModule",
+        "lightning.pytorch.core.LightningModule",
+        "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
+        "diffusers.ModelMixin", "diffusers.models.modeling_utils.ModelMixin",
+        "timm.models.VisionTransformer",
+    }
+)
+# Functions outside the project that return a module.
+MODULE_FACTORIES = frozenset(
+    {"timm.create_model", "torch.hub.load", "torchvision.models.get_model"}
+)
+# Methods that return the module they are called on.
+MODULE_RETURNING_METHODS = frozenset(
+    {"bfloat16", "cpu", "cuda", "double", "eval", "float", "half", "requires_grad_", "to",
+     "train"}
+)
+# Words in a name that say "this holds training state, not weights": such receivers are
+# never given `strict` (loops, trackers, callbacks, loaders, buffers, optimizers, ...).
+NOT_MODULE_WORDS = frozenset(
+    {
+        "aggregator", "buffer", "callback", "counter", "env", "loader", "logger", "loop",
+        "lr", "normaliser", "normalizer", "opt", "optim", "optimiser", "optimizer",
+        "progress", "rms", "sampler", "sched", "scaler", "scheduler", "tokenizer",
+        "tracker", "trainer", "storage", "writer", "collector", "processor", "pipeline",
+        "updater", "ema", "algorithm", "algo", "meter", "metric", "state",
+    }
+)
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+MESSAGE = "pass strict=True to make the checkpoint contract explicit"
+
+
+class StrictLoadStateDict(Codemod):
+    """Pass `strict=True` to `nn.Module.load_state_dict`.
+
+    ## What it does
+    Rewrites `module.load_state_dict(state_dict)` into
+    `module.load_state_dict(state_dict, strict=True)`.
+
+    ## Why
+    A checkpoint whose keys do not match the model is a bug: a renamed layer, a wrapper
+    prefix (`module.`, `_orig_mod.`), an architecture change. `strict=True` makes the
+    contract visible at the call site, so nobody "fixes" a failing resume by quietly
+    switching to `strict=False`, and a subclass that overrides `load_state_dict` with a
+    lenient default cannot weaken it. A `strict=False` whose result is thrown away is
+    reported: the missing and unexpected keys it returns should be checked.
+
+    ## Example
+    ```python
+    class Agent:
+        def __init__(self, obs_dim, act_dim):
+            self.policy = PolicyNet(obs_dim, act_dim)   # PolicyNet(nn.Module), any module
+            self.optimizer = torch.optim.Adam(self.policy.parameters())
+
+        def load(self, ckpt):
+            self.policy.load_state_dict(ckpt["policy"])
+            self.optimizer.load_state_dict(ckpt["optimizer"])
+    ```
+    becomes
+    ```python
+            self.policy.load_state_dict(ckpt["policy"], strict=True)
+            self.optimizer.load_state_dict(ckpt["optimizer"])
+    ```
+
+    ## Fix safety
+    Only `torch.nn.Module` takes `strict`; optimizers, LR schedulers, `GradScaler`, replay
+    buffers, EMA helpers and most classes of your own do not, and passing it there is a
+    `TypeError` on every resume. So the receiver's class is looked up across the whole
+    repository: from an annotation, `self.x = Foo(...)` in the class (or a base class in
+    another module), the assignment of a local name, `isinstance` checks around the call,
+    imports and re-exports, and the class hierarchy back to `nn.Module`.
+
+    The fix is **safe** when the receiver is known to be an `nn.Module` (a subclass of
+    it, `nn.Linear(...)`, `timm.create_model(...)`, `self` in a module class). It is
+    **never offered** when the receiver's class defines a `load_state_dict` that takes no
+    `strict`, when it is an optimizer, scheduler or scaler, when the class has no
+    `load_state_dict` of its own and no base that could provide one, or when its name
+    says it holds training state (loops, trackers, callbacks, loaders, samplers, buffers,
+    updaters, EMA helpers, ...). Everything else is **unsafe**: a name alone (`model`,
+    `policy_net`) never makes the change safe. Calls that already pass `strict` or pass
+    `*args`/`**kwargs` are left alone; inside a function that takes a `strict` parameter
+    of its own, the call is reported instead: that parameter should be passed on.
+
+    Test code is left alone: `strict=True` is already the default there, and the change
+    would only add review noise.
+    """
+
+    name = "strict-load-state-dict"
+    summary = "Pass strict=True to nn.Module.load_state_dict so checkpoint mismatches raise."
+    triggers = (b"load_state_dict",)
+    fix_safety = "safe, unsafe"
+    family = "checkpoints"
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        return is_test_path(path)  # strict=True is the default: nothing to gain there
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _load_state_dict_calls(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        receivers = _Receivers(file)
+        model = file.semantic
+        for call in _load_state_dict_calls(file.tree):
+            if not call.args and not call.keywords:
+                continue
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                continue
+            strict = _strict_argument(call)
+            if strict is not None:
+                if (isinstance(strict, ast.Constant) and strict.value is False
+                        and isinstance(model.parent(call), ast.Expr)):
+                    yield Finding(call, "strict=False ignores missing and unexpected keys "
+                                  "silently; check the keys load_state_dict returns",
+                                  Safety.MANUAL)
+                continue
+            function = model.enclosing_function(call)
+            if function is not None and "strict" in _parameter_names(function):
+                yield Finding(call, "this function takes `strict` but does not pass it on: "
+                              "pass strict=strict", Safety.MANUAL)
+                continue
+            receiver = call.func.value  # type: ignore[attr-defined]
+            kind = receivers.kind(receiver, call)
+            if kind is Kind.OTHER:
+                continue
+            fix = (AddKeyword(call, "strict", "True"),)
+            if kind is Kind.MODULE:
+                yield Finding(call, MESSAGE, Safety.SAFE, fix)
+            else:
+                yield Finding(call, f"{MESSAGE} (the receiver is not known to be an "
+                              "nn.Module)", Safety.UNSAFE, fix)
+
+
+def _load_state_dict_calls(tree: ast.Module) -> list[ast.Call]:
+    return [
+        node for node in nodes_of(tree, ast.Call)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict"
+    ]
+
+
+def _strict_argument(call: ast.Call) -> ast.expr | None:
+    for keyword in call.keywords:
+        if keyword.arg == "strict":
+            return keyword.value
+    return call.args[1] if len(call.args) > 1 else None
+
+
+def _parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    arguments = function.args
+    return {arg.arg for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+
+
+def name_words(identifier: str) -> list[str]:
+    """`target_qNets` → ["target", "q", "net"]: lower-case words, plurals made singular."""
+    return [
+        _singular(word.lower()) for part in identifier.split("_") for word in _WORD.findall(part)
+    ]
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def says_not_a_module(identifier: str) -> bool:
+    """Whether a name says it holds training state rather than weights."""
+    return bool(set(name_words(identifier)) & NOT_MODULE_WORDS)
+
+
+def _agree(kinds: Iterator[Kind] | list[Kind]) -> Kind:
+    found = set(kinds)
+    if len(found) == 1:
+        return found.pop()
+    if Kind.OTHER in found:
+        return Kind.OTHER  # one way it is not a module: passing `strict` may break it
+    return Kind.UNKNOWN
+
+
+class _Receivers:
+    """What the receiver of a `load_state_dict` call is, from the two models."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.file = file
+        self.model: SemanticModel = file.semantic
+        self.project = file.project
+
+    # -- expressions ---------------------------------------------------------------------
+
+    def kind(self, receiver: ast.expr, at: ast.AST, depth: int = 3) -> Kind:
+        narrowed = self._narrowed(receiver, at)
+        if narrowed is not None:
+            return narrowed
+        if isinstance(receiver, ast.Call) and self.model.qualified_name(
+                receiver.func) == "builtins.super":
+            return self._self_kind(at)
+        if isinstance(receiver, ast.Name):
+            return self._name_kind(receiver, at, depth)
+        if isinstance(receiver, ast.Attribute):
+            base = receiver.value
+            if isinstance(base, ast.Name) and self._is_self(base):
+                kind = self._attribute_kind(at, receiver.attr, depth)
+                if kind is not None:  # what the class says beats what the name says
+                    return kind
+            return self._by_name(receiver.attr)
+        if isinstance(receiver, ast.Subscript):
+            key = receiver.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                return self._by_name(key.value)  # ckpt["obs_normalizer"]
+            return self.kind(receiver.value, at, depth)  # critics[0] is one of the critics
+        if isinstance(receiver, ast.Call):
+            return self.value_kind(receiver, at, depth)
+        return Kind.UNKNOWN
+
+    def _by_name(self, identifier: str) -> Kind:
+        # A name can say "not a module" (never touched), never "a module" (not safe).
+        return Kind.OTHER if says_not_a_module(identifier) else Kind.UNKNOWN
+
+    def _is_self(self, name: ast.Name) -> bool:
+        function = self.model.enclosing_function(name)
+        if function is None or self.model.enclosing_class(function) is None:
+            return False
+        params = [*function.args.posonlyargs, *function.args.args]
+        return bool(params) and params[0].arg == name.id and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
+
+    def _narrowed(self, receiver: ast.expr, at: ast.AST) -> Kind | None:
+        """What an enclosing `if isinstance(receiver, T):` says the receiver is."""
+        text = ast.dump(receiver)
+        child = at
+        for ancestor in self.model.ancestors(at):
+            if isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body):
+                test = ancestor.test
+                if (isinstance(test, ast.Call) and len(test.args) == 2
+                        and self.model.qualified_name(test.func) == "builtins.isinstance"
+                        and ast.dump(test.args[0]) == text):
+                    return self._types_kind(test.args[1])
+            child = ancestor
+        return None
+
+    def _types_kind(self, types: ast.expr) -> Kind:
+        if isinstance(types, ast.Tuple):
+            return _agree([self._types_kind(element) for element in types.elts])
+        return self.class_kind(self.model.qualified_name(types))
+
+    # -- names ---------------------------------------------------------------------------
+
+    def _name_kind(self, name: ast.Name, at: ast.AST, depth: int) -> Kind:
+        if self._is_self(name):
+            return self._self_kind(at)
+        bindings = self.model.bindings(name)
+        if not bindings:
+            return self._by_name(name.id)
+        kinds = [self._binding_kind(binding, at, depth) for binding in bindings]
+        kind = _agree(kinds)
+        if kind is Kind.UNKNOWN and Kind.MODULE not in kinds:
+            return self._by_name(name.id)
+        return kind
+
+    def _binding_kind(self, binding: Binding, at: ast.AST, depth: int) -> Kind:
+        if binding.annotation is not None:
+            return self.annotation_kind(binding.annotation)
+        if (binding.kind is BindingKind.ASSIGNMENT and binding.value is not None
+                and not binding.augmented and depth > 0):
+            return self.value_kind(binding.value, at, depth - 1)
+        return Kind.UNKNOWN
+
+    def annotation_kind(self, annotation: ast.expr) -> Kind:
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            return _agree([self.annotation_kind(annotation.left),
+                           self.annotation_kind(annotation.right)])
+        if isinstance(annotation, ast.Subscript) and self.model.qualified_name(
+                annotation.value) in ("typing.Optional", "typing_extensions.Optional"):
+            return self.annotation_kind(annotation.slice)
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:  # a string annotation: "nn.Module"
+                parsed = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return Kind.UNKNOWN
+            # Its names are read in the annotation's scope: qualify them through an
+            # attribute chain the model knows, by copying the location.
+            return self._string_annotation_kind(parsed, annotation)
+        return self.class_kind(self.model.qualified_name(annotation))
+
+    def _string_annotation_kind(self, parsed: ast.expr, annotation: ast.expr) -> Kind:
+        parts: list[str] = []
+        node = parsed
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return Kind.UNKNOWN
+        scope = self.model.scope_of(annotation)
+        bindings = self.model.bindings_of(node.id, scope)
+        base = bindings[-1].qualified_name if bindings else None
+        if base is None:
+            return Kind.UNKNOWN
+        return self.class_kind(".".join([base, *reversed(parts)]))
+
+    def value_kind(self, value: ast.expr, at: ast.AST, depth: int) -> Kind:
+        if not isinstance(value, ast.Call):
+            if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)) and depth > 0:
+                return self.kind(value, at, depth - 1)
+            return Kind.UNKNOWN
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in MODULE_RETURNING_METHODS:
+            inner = self.value_kind(func.value, at, depth) if isinstance(
+                func.value, ast.Call) else self.kind(func.value, at, depth - 1)
+            if inner is not Kind.UNKNOWN:
+                return inner
+        qualified = self.model.qualified_name(func)
+        if qualified in ("copy.deepcopy", "copy.copy"):
+            return self.kind(value.args[0], at, depth - 1) if value.args and depth > 0 \
+                else Kind.UNKNOWN
+        if qualified in MODULE_FACTORIES or _is_torchvision_model_builder(qualified):
+            return Kind.MODULE
+        if qualified is not None and qualified.endswith(".from_pretrained"):
+            owner = qualified.rsplit(".", 1)[0]
+            if owner.rsplit(".", 1)[-1].startswith(("AutoModel", "T5", "Bert", "GPT")) or \
+                    self.class_kind(owner) is Kind.MODULE:
+                return Kind.MODULE
+            return Kind.UNKNOWN
+        return self.class_kind(qualified)
+
+    # -- classes -------------------------------------------------------------------------
+
+    def class_kind(self, qualified: str | None) -> Kind:
+        """Whether instances of the class named `qualified` are modules."""
+        if qualified is None:
+            return Kind.UNKNOWN
+        known = _external_kind(qualified)
+        if known is not None:
+            return known
+        facts = self.project.class_facts(qualified)
+        if facts is None:
+            return self._by_name(qualified.rsplit(".", 1)[-1])
+        found = self.project.find_method(facts.qualified_name, "load_state_dict")
+        ancestors = list(self.project.ancestors(facts.qualified_name))
+        external = [_external_kind(a) if a is not None else None for a in ancestors
+                    if a is None or self.project.class_facts(a) is None]
+        if found is not None:
+            _, signature = found
+            if not signature.accepts_keyword("strict"):
+                return Kind.OTHER  # passing strict= is a TypeError
+        if Kind.MODULE in external:
+            return Kind.MODULE
+        if Kind.OTHER in external:
+            return Kind.OTHER
+        if found is None and not any(
+                a is not None and a != "builtins.object" and self.project.class_facts(a) is None
+                for a in ancestors) and None not in ancestors:
+            return Kind.OTHER  # no load_state_dict anywhere in a hierarchy we fully know
+        if says_not_a_module(facts.qualified_name.rsplit(".", 1)[-1]):
+            return Kind.OTHER
+        return Kind.UNKNOWN
+
+    def _self_kind(self, at: ast.AST) -> Kind:
+        cls = self.model.enclosing_class(at)
+        if cls is None:
+            return Kind.UNKNOWN
+        return self.class_kind(self._class_name(cls))
+
+    def _class_name(self, cls: ast.ClassDef) -> str | None:
+        binding = next((b for bindings in [self.model.scope_of(cls).local(cls.name)]
+                        for b in bindings if b.node is cls), None)
+        return binding.qualified_name if binding is not None else None
+
+    def _attribute_kind(self, at: ast.AST, attribute: str, depth: int) -> Kind | None:
+        """What `self.<attribute>` is: its assignments in the class, else in its bases;
+        None when neither assigns it."""
+        cls = self.model.enclosing_class(at)
+        if cls is None:
+            return None
+        kinds = [self._local_attribute_kind(value, depth)
+                 for value in self._self_assignments(cls, attribute)]
+        kinds += [self.annotation_kind(a) for a in self._class_annotations(cls, attribute)]
+        if not kinds:
+            qualified = self._class_name(cls)
+            if qualified is not None:
+                for ancestor in self.project.ancestors(qualified):
+                    facts = self.project.class_facts(ancestor)
+                    if facts is not None and attribute in facts.attributes:
+                        kinds = [self.class_kind(name) for name in facts.attributes[attribute]]
+                        break
+        if not kinds:
+            return None
+        return _agree(kinds)
+
+    def _local_attribute_kind(self, value: ast.expr, depth: int) -> Kind:
+        if isinstance(value, ast.Call):
+            return self.value_kind(value, value, depth)
+        if depth > 0:
+            return self.kind(value, value, depth - 1)
+        return Kind.UNKNOWN
+
+    def _self_assignments(self, cls: ast.ClassDef, attribute: str) -> list[ast.expr]:
+        values: list[ast.expr] = []
+        for statement in cls.body:
+            if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            params = [*statement.args.posonlyargs, *statement.args.args]
+            if not params:
+                continue
+            receiver = params[0].arg
+            for node in ast.walk(statement):
+                targets: list[ast.expr] = []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    targets = [node.target]
+                for target in targets:
+                    if (isinstance(target, ast.Attribute) and target.attr == attribute
+                            and isinstance(target.value, ast.Name)
+                            and target.value.id == receiver):
+                        values.append(node.value)  # type: ignore[union-attr,arg-type]
+        return values
+
+    @staticmethod
+    def _class_annotations(cls: ast.ClassDef, attribute: str) -> list[ast.expr]:
+        return [
+            statement.annotation for statement in cls.body
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+            and statement.target.id == attribute
+        ]
+
+
+def _is_torchvision_model_builder(qualified: str | None) -> bool:
+    """`torchvision.models.resnet18`, `torchvision.models.detection.fasterrcnn_resnet50_fpn`:
+    every lower-case callable of torchvision.models builds a module."""
+    if qualified is None or not qualified.startswith("torchvision.models."):
+        return False
+    last = qualified.rsplit(".", 1)[-1]
+    return last[:1].islower() and not last.startswith(("get_weight", "list_", "_"))
+
+
+def _external_kind(qualified: str) -> Kind | None:
+    """What torch and well-known libraries' classes are; None for other names."""
+    if qualified in MODULE_CLASSES:
+        return Kind.MODULE
+    parts = qualified.split(".")
+    last = parts[-1]
+    if parts[:2] == ["torch", "nn"] and last[:1].isupper() and "utils" not in parts \
+            and "parameter" not in parts and last not in ("Parameter", "ParameterList"):
+        return Kind.MODULE  # nn.Linear, torch.nn.modules.conv.Conv2d, ...
+    if parts[:2] == ["torch", "optim"] or "lr_scheduler" in parts or last in (
+            "GradScaler", "ShardedGradScaler") or parts[:1] == ["torchmetrics"]:
+        return Kind.OTHER
+    if parts[:2] == ["torch", "utils"] or last.endswith(("LR", "Scheduler", "Optimizer")):
+        return Kind.OTHER
+    if last == "object" and parts[0] == "builtins":
+        return Kind.OTHER
+    return None
+
