@@ -27,7 +27,7 @@ from torchfix.codemod import Change, Safety
 from torchfix.engine import EngineSettings, FileError, FileResult
 
 FOLDER_NAME = ".torchfix_cache"
-_FORMAT = 1
+_FORMAT = 2  # 2: changes carry their end position
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,7 +83,8 @@ def _encode(result: FileResult) -> dict[str, Any]:
     return {
         "format": _FORMAT,
         "changes": [
-            [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied]
+            [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied, c.end_line,
+             c.end_column]
             for c in result.changes
         ],
         "error": dataclasses.asdict(result.error) if result.error else None,
@@ -99,8 +100,9 @@ def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
     return FileResult(
         path,
         changes=tuple(
-            Change(codemod, line, column, message, Safety(safety), applied)
-            for codemod, line, column, message, safety, applied in entry["changes"]
+            Change(codemod, line, column, message, Safety(safety), applied, end_line, end_column)
+            for codemod, line, column, message, safety, applied, end_line, end_column
+            in entry["changes"]
         ),
         error=FileError(**entry["error"]) if entry["error"] else None,
         parsed=entry["parsed"],

@@ -13,7 +13,7 @@ import io
 import tokenize
 import warnings
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -495,7 +495,8 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
         for offset, j in enumerate(range(j1, j2)):
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
     return [
-        Change(c.codemod, mapping.get(c.line, c.line), c.column, c.message, c.safety, c.applied)
+        replace(c, line=mapping.get(c.line, c.line),
+                end_line=None if c.end_line is None else mapping.get(c.end_line, c.end_line))
         for c in changes
     ]
 
