@@ -1,7 +1,7 @@
 """Golden cases: `golden/<codemod>/<case>.in.py` → `<case>.out.py`, run through the CLI.
 
 A case with no `.out.py` must come out unchanged. An optional `<case>.check.txt` holds the
-exact `torchfix check` output expected for the input, and an optional `<case>.toml` is
+exact `torchfix check --show-all` output expected for the input, and an optional `<case>.toml` is
 placed beside it as `pyproject.toml` (codemod options, e.g. `[tool.torchfix.<name>]`).
 The first lines of an input may carry directives for the harness:
 
@@ -105,7 +105,8 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         if case.config_path is not None:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
-            code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
+            code, output = _cli(["check", "--select", case.codemod, "--quiet", "--show-all",
+                                 *args, filename])
             wanted = case.check_path.read_text(encoding="utf-8")
             if output.strip() != wanted.strip():
                 return CaseOutcome(case, False, _mismatch("check output", wanted, output))
