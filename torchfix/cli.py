@@ -66,6 +66,7 @@ from torchfix.record import (
     find_run,
     plan_file,
     plan_undo,
+    prune_runs,
     record_dir_for,
 )
 from torchfix.record import undo as undo_run
@@ -421,6 +422,11 @@ def apply(
                     stderr.print(f"fixed {finding_line(result.path, change)}", markup=False)
 
     note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet)
+    if note is not None and recorder is not None:
+        # Only after a run that recorded: the new run counts among those kept.
+        keep = outcome.config.keep_runs
+        note = replace(note, pruned=tuple(prune_runs(recorder.folder.parent, keep,
+                                                     recorder.name)), keep_runs=keep)
     _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note,
             written=written)
 

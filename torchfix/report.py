@@ -70,12 +70,19 @@ class RecordNote:
     folder: str  # as shown to the user: relative to the cwd when inside it
     patch: str
     undo: str  # the command that takes the run back
+    pruned: tuple[str, ...] = ()  # older runs deleted to keep `keep_runs`
+    keep_runs: int = 0
 
     def line(self) -> str:
-        return f"recorded {self.patch} (undo: {self.undo})"
+        line = f"recorded {self.patch} (undo: {self.undo})"
+        if self.pruned:
+            line += (f"; deleted {counted(len(self.pruned), 'older run')} "
+                     f"(keep-runs = {self.keep_runs})")
+        return line
 
-    def as_dict(self) -> dict[str, str]:
-        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo}
+    def as_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo,
+                "pruned": list(self.pruned)}
 
 
 @dataclass
