@@ -94,6 +94,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help wraps every line to the terminal; rich's option tables cut names
+    # and help short ("--include-gener…") in 80 columns.
+    rich_markup_mode=None,
 )
 
 
@@ -106,17 +109,18 @@ class BatchFormat(str, Enum):
 
 PathsArg = Annotated[
     list[Path] | None,
-    typer.Argument(help="Files or folders to process (default: the current folder).",
-                   show_default=False),
+    typer.Argument(metavar="PATH", help="Files or folders to process (default: the "
+                   "current folder).", show_default=False),
 ]
 SelectOpt = Annotated[
     list[str] | None,
-    typer.Option("--select", help="Run only these codemods (comma-separated; ALL for every "
-                                   "one).", show_default=False),
+    typer.Option("--select", metavar="NAMES", help="Run only these codemods "
+                 "(comma-separated; ALL for every one).", show_default=False),
 ]
 IgnoreOpt = Annotated[
     list[str] | None,
-    typer.Option("--ignore", help="Skip these codemods (comma-separated).", show_default=False),
+    typer.Option("--ignore", metavar="NAMES", help="Skip these codemods (comma-separated).",
+                 show_default=False),
 ]
 UnsafeOpt = Annotated[
     bool | None,
@@ -125,7 +129,8 @@ UnsafeOpt = Annotated[
 ]
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).",
+    typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all "
+                 "cores).",
                  show_default=False),
 ]
 FormatOpt = Annotated[
@@ -147,13 +152,13 @@ ExtendSelectOpt = Annotated[
 ]
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Read settings from this pyproject.toml instead of the "
-                                   "nearest one.", show_default=False),
+    typer.Option("--config", metavar="FILE", help="Read settings from this pyproject.toml "
+                 "instead of the nearest one.", show_default=False),
 ]
 ExcludeOpt = Annotated[
     list[str] | None,
-    typer.Option("--exclude", help="Skip files matching this gitignore-style pattern "
-                                    "(repeatable).", show_default=False),
+    typer.Option("--exclude", metavar="GLOB", help="Skip files matching this "
+                 "gitignore-style pattern (repeatable).", show_default=False),
 ]
 GeneratedOpt = Annotated[
     bool | None,
@@ -163,7 +168,10 @@ GeneratedOpt = Annotated[
 NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Process every file again, ignoring cached results.")
 ]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print only findings and errors: no summary, "
+                       "notes or warnings.")
+]
 RecordDirOpt = Annotated[
     Path | None,
     typer.Option("--record-dir", metavar="DIR", help="Keep run records in DIR (default: "
@@ -188,8 +196,9 @@ CommitOpt = Annotated[
 ]
 BranchOpt = Annotated[
     str | None,
-    typer.Option("--branch", help="Branch to create (default: torchfix/<codemods>, or "
-                                   "torchfix/<date> for more than three).", show_default=False),
+    typer.Option("--branch", metavar="NAME", help="Branch to create (default: "
+                 "torchfix/<codemods>, or torchfix/<date> for more than three).",
+                 show_default=False),
 ]
 SquashOpt = Annotated[bool, typer.Option("--squash", help="One commit (or patch) for all.")]
 AllowDirtyOpt = Annotated[
@@ -198,8 +207,8 @@ AllowDirtyOpt = Annotated[
 ]
 AuthorOpt = Annotated[
     str | None,
-    typer.Option("--author", help="Commit as 'Name <email>' (default: the repository's git "
-                                   "identity).", show_default=False),
+    typer.Option("--author", metavar="'NAME <EMAIL>'", help="Commit as 'Name <email>' "
+                 "(default: the repository's git identity).", show_default=False),
 ]
 VerifyOpt = Annotated[
     str | None,
@@ -815,7 +824,8 @@ def _git_error(exc: GitError) -> NoReturn:
 def batch(
     targets: Annotated[
         list[str] | None,
-        typer.Argument(help="Repositories: local paths or clone URLs.", show_default=False),
+        typer.Argument(metavar="TARGET", help="Repositories: local paths or clone URLs.",
+                       show_default=False),
     ] = None,
     from_file: Annotated[
         Path | None,
@@ -823,7 +833,8 @@ def batch(
                      "line (# comments; paths relative to FILE).", show_default=False),
     ] = None,
     workdir: Annotated[
-        Path, typer.Option("--workdir", help="Where clone URLs are cloned (and reused).")
+        Path, typer.Option("--workdir", metavar="DIR",
+                           help="Where clone URLs are cloned (and reused).")
     ] = DEFAULT_WORKDIR,
     branch: BranchOpt = None,
     squash: SquashOpt = False,
@@ -847,7 +858,8 @@ def batch(
                                               "(needs --push).")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Repositories processed at once.")
+        int, typer.Option("--jobs", "-j", min=1, metavar="N",
+                          help="Repositories processed at once.")
     ] = DEFAULT_JOBS,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
