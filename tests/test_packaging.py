@@ -55,7 +55,7 @@ def test_every_mention_of_the_project_url_is_the_one_constant():
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert pyproject["project"]["urls"]["Homepage"] == PROJECT_URL
     pattern = re.compile(r"https://github\.com/[\w.-]+/torchfix\b")
-    for name in ("README.md", "pyproject.toml", ".pre-commit-hooks.yaml"):
+    for name in ("README.md", "pyproject.toml", "action.yml", ".pre-commit-hooks.yaml"):
         found = set(pattern.findall((REPO / name).read_text()))
         assert found <= {PROJECT_URL}, (name, found)
     assert "<org>" not in (REPO / ".pre-commit-hooks.yaml").read_text()
