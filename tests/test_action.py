@@ -134,3 +134,38 @@ def test_an_unknown_output_is_an_error(workspace, fake_pip):
     result, _ = run_step("torchfix check", workspace, fake_pip[0], output="xml")
     assert result.returncode == 2
     assert result.stdout.startswith("::error title=torchfix::output must be annotations or sarif")
+
+
+def _readme_yaml(section: str) -> list[Any]:
+    text = (REPO / "README.md").read_text()
+    start = text.index(f"\n## {section}\n")
+    end = text.index("\n## ", start + 1)
+    return [yaml.safe_load(block) for block in
+            re.findall(r"```yaml\n(.*?)```", text[start:end], flags=re.DOTALL)]
+
+
+def test_the_readme_workflow_uses_the_actions_real_inputs():
+    workflow, gitlab = _readme_yaml("CI: GitHub, GitLab and others")
+    steps = workflow["jobs"]["check"]["steps"]
+    uses = [step for step in steps if step.get("uses", "").startswith("torchfix/torchfix@")]
+    assert uses and all(set(step.get("with", {})) <= set(ACTION["inputs"]) for step in uses)
+    assert PROJECT_URL.removeprefix("https://github.com/") == uses[0]["uses"].split("@")[0]
+    assert "--output-format gitlab" in " ".join(gitlab["torchfix"]["script"])
+
+
+def test_the_readme_pre_commit_configurations_work(tmp_path):
+    local, remote = _readme_yaml("pre-commit")
+    (hook,) = local["repos"][0]["hooks"]
+    assert local["repos"][0]["repo"] == "local" and hook["language"] == "system"
+    # What pre-commit does with a system hook: run the entry with the staged file names.
+    (tmp_path / "train.py").write_text(NEEDS_FIX)
+    env = {**os.environ,
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run([*hook["entry"].split(), "train.py"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "train.py").read_text() != NEEDS_FIX  # changed: pre-commit fails
+    (repo,) = remote["repos"]
+    assert repo["repo"] == PROJECT_URL
+    declared = {h["id"] for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    assert {h["id"] for h in repo["hooks"]} <= declared
