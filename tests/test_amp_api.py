@@ -79,7 +79,8 @@ def test_min_torch_from_pyproject(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.torchfix.amp-api]\nmin-torch = "2.2"\n')
     (tmp_path / "trainer.py").write_text(TRAINER)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["check", "--select", "amp-api", "--quiet", "trainer.py"])
+    result = CliRunner().invoke(app, ["check", "--select", "amp-api", "--quiet", "--show-all",
+                                       "trainer.py"])
     assert "torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.2)" in result.stdout
 
 

@@ -105,3 +105,70 @@ def test_config_applies_with_apply_too(tmp_path, cli):
     project(tmp_path, '[tool.torchfix]\nselect = ["ALL"]\n', {"train.py": NEEDS_FIX})
     assert cli("apply", ".").exit_code == 0
     assert (tmp_path / "train.py").read_text() == FIXED
+
+
+# -- extend-select, per-file-ignores, extend-exclude ----------------------------------------
+
+AMP = "from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n"
+
+
+def _codemods(result) -> list[tuple[str, str]]:
+    return [(line.split(":")[0], line.split()[1]) for line in result.stdout.splitlines()]
+
+
+def test_extend_select_adds_to_the_selection_and_select_on_the_command_line_replaces_it(
+    tmp_path, cli
+):
+    project(tmp_path, '[tool.torchfix]\nselect = ["amp-api"]\n'
+            'extend-select = ["strict-load-state-dict"]\n',
+            {"train.py": AMP + NEEDS_FIX})
+    assert {name for _path, name in _codemods(cli("check", "."))} == {
+        "amp-api", "strict-load-state-dict"}
+    only = cli("check", "--select", "amp-api", ".")
+    assert {name for _path, name in _codemods(only)} == {"amp-api"}
+    extended = cli("check", "--select", "amp-api", "--extend-select",
+                   "strict-load-state-dict", ".")
+    assert {name for _path, name in _codemods(extended)} == {"amp-api", "strict-load-state-dict"}
+
+
+def test_per_file_ignores_turn_codemods_off_for_matching_files(tmp_path, cli, monkeypatch):
+    project(tmp_path, '[tool.torchfix.per-file-ignores]\n'
+            '"tests/*" = ["strict-load-state-dict"]\n'
+            '"legacy_*.py" = ["ALL"]\n',
+            {"tests/unit/test_a.py": AMP + NEEDS_FIX, "src/a.py": NEEDS_FIX,
+             "src/old/legacy_b.py": NEEDS_FIX})
+    monkeypatch.chdir(tmp_path / "src")  # globs are relative to the configuration file
+    result = cli("check", str(tmp_path))
+    assert set(_codemods(result)) == {
+        ("a.py", "strict-load-state-dict"),
+        (str(tmp_path / "tests/unit/test_a.py"), "amp-api"),
+    }
+    cli("apply", "--no-record", str(tmp_path))
+    assert (tmp_path / "src/a.py").read_text() == FIXED
+    assert "strict=True" not in (tmp_path / "tests/unit/test_a.py").read_text()
+    assert (tmp_path / "src/old/legacy_b.py").read_text() == NEEDS_FIX
+
+
+def test_extend_exclude_skips_files_like_exclude(tmp_path, cli):
+    project(tmp_path, '[tool.torchfix]\nexclude = ["vendor/"]\nextend-exclude = ["legacy/"]\n',
+            {"train.py": NEEDS_FIX, "vendor/v.py": NEEDS_FIX, "legacy/l.py": NEEDS_FIX})
+    assert [path for path, _name in _codemods(cli("check", "."))] == ["train.py"]
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('[tool.torchfix.per-file-ignores]\n"tests/*" = ["nope"]\n',
+         "per-file-ignores 'tests/*': unknown codemod 'nope'"),
+        ('[tool.torchfix]\nper-file-ignores = ["tests/*"]\n', "per-file-ignores must be a table"),
+        ('[tool.torchfix]\nextend-select = ["strict-load-state-dcit"]\n',
+         "did you mean 'strict-load-state-dict'?"),
+        ("[tool.torchfix]\nkeep-runs = -1\n", "keep-runs must be a whole number"),
+    ],
+)
+def test_bad_new_settings_are_one_line_and_exit_2(tmp_path, cli, config, message):
+    project(tmp_path, config, {"train.py": NEEDS_FIX})
+    result = cli("check", ".")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert message in result.stderr

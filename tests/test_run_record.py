@@ -131,6 +131,7 @@ def test_json_output_names_the_record(tmp_path: Path) -> None:
         "folder": f"{RUNS.as_posix()}/{run.name}",
         "patch": f"{RUNS.as_posix()}/{run.name}/changes.patch",
         "undo": "torchfix undo",
+        "pruned": [],
     }
     again = apply("--format", "json", ".", cwd=repo)  # nothing left to change
     assert json.loads(again.stdout)["summary"]["record"] is None
@@ -508,6 +509,46 @@ def test_a_killed_run_is_undone_from_its_hashes(
     assert "b.py: note: never written (the run was interrupted); left alone" in result.stderr
     assert contents(repo, ["a.py", "b.py"]) == {"a.py": NEEDS_FIX.encode(),
                                                 "b.py": NEEDS_FIX.encode()}
+
+
+# -- keeping the last runs --------------------------------------------------------------------
+
+
+def test_only_the_last_keep_runs_runs_are_kept_and_apply_says_so(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {"train.py": NEEDS_FIX})
+    (repo / "pyproject.toml").write_text("[tool.torchfix]\nkeep-runs = 2\n")
+    # A run that crashed while writing, older than every other: undo may still need it.
+    crashed = repo / RUNS / "20000101-000000-000"
+    crashed.mkdir(parents=True)
+    (crashed / "run.json").write_text(json.dumps({"state": "writing"}))
+
+    names = []
+    for attempt in range(4):
+        (repo / "train.py").write_text(NEEDS_FIX)
+        result = apply(".", cwd=repo)
+        names.append(only_new(repo / RUNS, [*names, crashed.name]))
+        # The crashed run is among the oldest, but it is never deleted.
+        assert ("deleted 1 older run (keep-runs = 2)" in result.stderr) == (attempt >= 2)
+    assert [p.name for p in run_folders(repo / RUNS)] == [crashed.name, *names[-2:]]
+    document = json.loads(apply("--format", "json", ".", cwd=repo).stdout)
+    assert document["summary"]["record"] is None  # nothing written, nothing recorded
+    (repo / "train.py").write_text(NEEDS_FIX)
+    document = json.loads(apply("--format", "json", ".", cwd=repo).stdout)
+    assert document["summary"]["record"]["pruned"] == [names[-2]]
+
+
+def test_keep_runs_0_keeps_every_run(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {"train.py": NEEDS_FIX})
+    (repo / "pyproject.toml").write_text("[tool.torchfix]\nkeep-runs = 0\n")
+    for _attempt in range(3):
+        (repo / "train.py").write_text(NEEDS_FIX)
+        assert "deleted" not in apply(".", cwd=repo).stderr
+    assert len(run_folders(repo / RUNS)) == 3
+
+
+def only_new(record_dir: Path, known: list[str]) -> str:
+    (name,) = [p.name for p in run_folders(record_dir) if p.name not in known]
+    return name
 
 
 # -- the patch reads back exactly -------------------------------------------------------------

@@ -28,7 +28,7 @@ from torchfix.engine import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
 
 FOLDER_NAME = ".torchfix_cache"
-_FORMAT = 2
+_FORMAT = 3  # 2: changes carry their end position; 3: and the project facts they read
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +91,8 @@ def _encode(result: FileResult) -> dict[str, Any]:
     return {
         "format": _FORMAT,
         "changes": [
-            [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied]
+            [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied, c.end_line,
+             c.end_column]
             for c in result.changes
         ],
         "error": dataclasses.asdict(result.error) if result.error else None,
@@ -108,8 +109,9 @@ def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
     return FileResult(
         path,
         changes=tuple(
-            Change(codemod, line, column, message, Safety(safety), applied)
-            for codemod, line, column, message, safety, applied in entry["changes"]
+            Change(codemod, line, column, message, Safety(safety), applied, end_line, end_column)
+            for codemod, line, column, message, safety, applied, end_line, end_column
+            in entry["changes"]
         ),
         error=FileError(**entry["error"]) if entry["error"] else None,
         parsed=entry["parsed"],

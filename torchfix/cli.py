@@ -46,6 +46,16 @@ from torchfix.gitops import (
     write_patch_series,
 )
 from torchfix.gitreport import commit_report, patch_report
+from torchfix.output import (
+    FIX_FORMATS,
+    SELF_CONTAINED,
+    TEXT_FORMATS,
+    OutputFormat,
+    canonical,
+    render,
+    render_statistics,
+)
+from torchfix.output.data import ToolWarning, build_report, hidden_summary
 from torchfix.pipeline import RunOptions, RunOutcome, project_root, resolve, run
 from torchfix.record import (
     DEFAULT_RECORD_DIR,
@@ -56,6 +66,7 @@ from torchfix.record import (
     find_run,
     plan_file,
     plan_undo,
+    prune_runs,
     record_dir_for,
 )
 from torchfix.record import undo as undo_run
@@ -65,12 +76,10 @@ from torchfix.report import (
     RecordNote,
     Summary,
     finding_line,
-    json_document,
     print_colored_diff,
     print_selftest,
     print_summary,
     shown_path,
-    sorted_findings,
 )
 from torchfix.verify_command import DEFAULT_TIMEOUT_SECONDS, VerifyCommandError, VerifySpec
 from torchfix.writing import WriteError, write_atomically
@@ -85,10 +94,13 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help wraps every line to the terminal; rich's option tables cut names
+    # and help short ("--include-gener…") in 80 columns.
+    rich_markup_mode=None,
 )
 
 
-class OutputFormat(str, Enum):
+class BatchFormat(str, Enum):
     text = "text"
     json = "json"
 
@@ -97,17 +109,18 @@ class OutputFormat(str, Enum):
 
 PathsArg = Annotated[
     list[Path] | None,
-    typer.Argument(help="Files or folders to process (default: the current folder).",
-                   show_default=False),
+    typer.Argument(metavar="PATH", help="Files or folders to process (default: the "
+                   "current folder).", show_default=False),
 ]
 SelectOpt = Annotated[
     list[str] | None,
-    typer.Option("--select", help="Run only these codemods (comma-separated; ALL for every "
-                                   "one).", show_default=False),
+    typer.Option("--select", metavar="NAMES", help="Run only these codemods "
+                 "(comma-separated; ALL for every one).", show_default=False),
 ]
 IgnoreOpt = Annotated[
     list[str] | None,
-    typer.Option("--ignore", help="Skip these codemods (comma-separated).", show_default=False),
+    typer.Option("--ignore", metavar="NAMES", help="Skip these codemods (comma-separated).",
+                 show_default=False),
 ]
 UnsafeOpt = Annotated[
     bool | None,
@@ -116,21 +129,36 @@ UnsafeOpt = Annotated[
 ]
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).",
+    typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all "
+                 "cores).",
                  show_default=False),
 ]
 FormatOpt = Annotated[
-    OutputFormat, typer.Option("--format", help="Output format for findings and summary.")
+    OutputFormat,
+    typer.Option("--output-format", "--format", metavar="FORMAT",
+                 help="How to print findings: full (text, the default), concise, grouped, "
+                      "json, json-lines, sarif, github, gitlab or junit.",
+                 show_default=False),
+]
+ApplyFormatOpt = Annotated[
+    OutputFormat,
+    typer.Option("--output-format", "--format", metavar="FORMAT",
+                 help="full (text, the default) or json.", show_default=False),
+]
+ExtendSelectOpt = Annotated[
+    list[str] | None,
+    typer.Option("--extend-select", metavar="NAMES",
+                 help="Run these codemods too, on top of the selection.", show_default=False),
 ]
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Read settings from this pyproject.toml instead of the "
-                                   "nearest one.", show_default=False),
+    typer.Option("--config", metavar="FILE", help="Read settings from this pyproject.toml "
+                 "instead of the nearest one.", show_default=False),
 ]
 ExcludeOpt = Annotated[
     list[str] | None,
-    typer.Option("--exclude", help="Skip files matching this gitignore-style pattern "
-                                    "(repeatable).", show_default=False),
+    typer.Option("--exclude", metavar="GLOB", help="Skip files matching this "
+                 "gitignore-style pattern (repeatable).", show_default=False),
 ]
 GeneratedOpt = Annotated[
     bool | None,
@@ -140,7 +168,10 @@ GeneratedOpt = Annotated[
 NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Process every file again, ignoring cached results.")
 ]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print only findings and errors: no summary, "
+                       "notes or warnings.")
+]
 RecordDirOpt = Annotated[
     Path | None,
     typer.Option("--record-dir", metavar="DIR", help="Keep run records in DIR (default: "
@@ -165,8 +196,9 @@ CommitOpt = Annotated[
 ]
 BranchOpt = Annotated[
     str | None,
-    typer.Option("--branch", help="Branch to create (default: torchfix/<codemods>, or "
-                                   "torchfix/<date> for more than three).", show_default=False),
+    typer.Option("--branch", metavar="NAME", help="Branch to create (default: "
+                 "torchfix/<codemods>, or torchfix/<date> for more than three).",
+                 show_default=False),
 ]
 SquashOpt = Annotated[bool, typer.Option("--squash", help="One commit (or patch) for all.")]
 AllowDirtyOpt = Annotated[
@@ -175,8 +207,8 @@ AllowDirtyOpt = Annotated[
 ]
 AuthorOpt = Annotated[
     str | None,
-    typer.Option("--author", help="Commit as 'Name <email>' (default: the repository's git "
-                                   "identity).", show_default=False),
+    typer.Option("--author", metavar="'NAME <EMAIL>'", help="Commit as 'Name <email>' "
+                 "(default: the repository's git identity).", show_default=False),
 ]
 VerifyOpt = Annotated[
     str | None,
@@ -208,9 +240,11 @@ def _options(
     config: Path | None,
     jobs: int | None,
     no_cache: bool,
+    extend_select: list[str] | None = None,
 ) -> RunOptions:
     return RunOptions(
         select=_names(select),
+        extend_select=_names(extend_select) or [],
         ignore=_names(ignore) or [],
         exclude=exclude or [],
         unsafe_fixes=unsafe_fixes,
@@ -267,6 +301,25 @@ def _print_problems(problems: Sequence[Problem]) -> None:
         stderr.print(problem.line(), markup=False, style="red")
 
 
+def _warnings(outcome: RunOutcome) -> list[ToolWarning]:
+    return [ToolWarning(*warning) for warning in outcome.warnings]
+
+
+def _print_warnings(warnings: Sequence[ToolWarning], quiet: bool) -> None:
+    if quiet:
+        return
+    for warning in warnings:
+        stderr.print(f"{shown_path(warning.path)}:{warning.line}:{warning.column}: warning: "
+                     f"{warning.message}", markup=False, style="yellow")
+
+
+def _emit(text: str) -> None:
+    """Write a rendered output exactly as rendered (rich would add a newline)."""
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
 def _finish(
     outcome: RunOutcome,
     problems: list[Problem],
@@ -275,17 +328,30 @@ def _finish(
     verb: str,
     failed: bool,
     record: RecordNote | None = None,
+    written: Sequence[Path] = (),
 ) -> NoReturn:
     summary = Summary.of(outcome.results, problems, outcome.seconds)
     summary.record = record
-    if output_format is OutputFormat.json:
-        stdout.out(json_document(outcome.results, problems, summary), highlight=False)
+    warnings = _warnings(outcome)
+    if canonical(output_format) is OutputFormat.json:
+        report = build_report("apply", outcome.root, outcome.results, problems, warnings,
+                              summary, set(written))
+        _emit(render(report, OutputFormat.json))
     else:
         _print_problems(problems)
+        _print_warnings(warnings, quiet)
         # No files at all (e.g. pre-commit passing none of ours) is a quiet success.
         if not quiet and (outcome.results or problems):
             print_summary(stderr, summary, verb)
     raise typer.Exit(EXIT_FINDINGS if failed or problems else EXIT_OK)
+
+
+def _apply_format(output_format: OutputFormat) -> OutputFormat:
+    chosen = canonical(output_format)
+    if chosen not in (OutputFormat.full, OutputFormat.json):
+        _usage_error(f"--output-format {chosen.value} is for `torchfix check`; this command "
+                     "prints full (text) or json")
+    return chosen
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -298,10 +364,11 @@ def apply(
         bool, typer.Option("--dry-run", help="Show a coloured diff; write nothing.")
     ] = False,
     select: SelectOpt = None,
+    extend_select: ExtendSelectOpt = None,
     ignore: IgnoreOpt = None,
     unsafe_fixes: UnsafeOpt = None,
     jobs: JobsOpt = None,
-    output_format: FormatOpt = OutputFormat.text,
+    output_format: ApplyFormatOpt = OutputFormat.full,
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
@@ -325,8 +392,9 @@ def apply(
     commits on a branch (--commit) instead."""
     if no_record and record_dir is not None:
         _usage_error("choose one of --record-dir and --no-record")
+    output_format = _apply_format(output_format)
     options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
-                       no_cache)
+                       no_cache, extend_select)
     # The git modes record nothing: --patch-dir changes no file, and a commit is undone
     # with git itself.
     if patch_dir is not None or commit or _git_flags(branch, squash, allow_dirty, author,
@@ -338,7 +406,7 @@ def apply(
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     problems = _problems(outcome)
-    text_output = output_format is OutputFormat.text
+    text_output = output_format is OutputFormat.full
     rewrites = [result for result in outcome.results if result.rewrite() is not None]
     if dry_run:
         if text_output:
@@ -353,14 +421,23 @@ def apply(
         planned, recorder = _begin_record(outcome, paths or [Path(".")], rewrites, record_dir,
                                           problems)
 
+    written: list[Path] = []
+
     def applied(result: FileResult) -> None:
+        written.append(result.path)
         if verbose and text_output:
             for change in sorted(result.changes, key=lambda c: (c.line, c.column)):
                 if change.applied:
                     stderr.print(f"fixed {finding_line(result.path, change)}", markup=False)
 
     note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet)
-    _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note)
+    if note is not None and recorder is not None:
+        # Only after a run that recorded: the new run counts among those kept.
+        keep = outcome.config.keep_runs
+        note = replace(note, pruned=tuple(prune_runs(recorder.folder.parent, keep,
+                                                     recorder.name)), keep_runs=keep)
+    _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note,
+            written=written)
 
 
 def _begin_record(
@@ -510,6 +587,7 @@ def undo(
 def diff(
     paths: PathsArg = None,
     select: SelectOpt = None,
+    extend_select: ExtendSelectOpt = None,
     ignore: IgnoreOpt = None,
     unsafe_fixes: UnsafeOpt = None,
     jobs: JobsOpt = None,
@@ -521,7 +599,7 @@ def diff(
 ) -> None:
     """Print a unified diff that `git apply` accepts; write nothing."""
     options = _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
-                       no_cache)
+                       no_cache, extend_select)
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
     for result in outcome.results:
@@ -530,36 +608,68 @@ def diff(
             sys.stdout.buffer.write(unified_diff(*rewrite, patch_path(result.path,
                                                                        outcome.root)))
     sys.stdout.buffer.flush()
-    _finish(outcome, _problems(outcome), OutputFormat.text, quiet, "would change", False)
+    _finish(outcome, _problems(outcome), OutputFormat.full, quiet, "would change", False)
 
 
 @app.command()
 def check(
     paths: PathsArg = None,
     select: SelectOpt = None,
+    extend_select: ExtendSelectOpt = None,
     ignore: IgnoreOpt = None,
     unsafe_fixes: UnsafeOpt = None,
     jobs: JobsOpt = None,
-    output_format: FormatOpt = OutputFormat.text,
+    output_format: FormatOpt = OutputFormat.full,
     config: ConfigOpt = None,
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
     no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
+    show_all: Annotated[
+        bool, typer.Option("--show-all", help="Also list the findings that do not fail the "
+                           "check (unsafe fixes not enabled, no automatic fix).")
+    ] = False,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print a count per codemod and safety "
+                           "instead of the findings.")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even when fixes are pending (files "
+                           "that cannot be processed still exit 1).")
+    ] = False,
 ) -> None:
-    """List findings; exit 1 if `apply` would change anything (the CI gate)."""
+    """List the findings that fail the check; exit 1 if `apply` would change anything
+    (the CI gate)."""
+    chosen = canonical(output_format)
+    if statistics and chosen not in TEXT_FORMATS | {OutputFormat.json, OutputFormat.json_lines}:
+        _usage_error(f"--statistics prints a table or json, not {chosen.value}")
     options = replace(
         _options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
-                       no_cache),
-        produce_output=False,
+                 no_cache, extend_select),
+        # Making the new text costs more than finding the changes: only for formats that
+        # carry the fixes' edits.
+        produce_output=chosen in FIX_FORMATS and not statistics,
     )
     outcome = _run(paths, options, quiet)
     _print_notices(outcome, quiet)
-    pending = any(change.applied for result in outcome.results for change in result.changes)
-    if output_format is OutputFormat.text:
-        for path, change in sorted_findings(outcome.results):
-            stdout.out(finding_line(path, change), highlight=False)
-    _finish(outcome, _problems(outcome), output_format, quiet, "would change", pending)
+    problems = _problems(outcome)
+    summary = Summary.of(outcome.results, problems, outcome.seconds)
+    report = build_report("check", outcome.root, outcome.results, problems,
+                          _warnings(outcome), summary)
+    if statistics:
+        _emit(render_statistics(report, chosen))
+    else:
+        _emit(render(report, chosen, show_all))
+    if statistics or chosen not in SELF_CONTAINED:
+        _print_problems(problems)
+        _print_warnings(report.warnings, quiet)
+    if chosen in TEXT_FORMATS and not quiet and (outcome.results or problems):
+        print_summary(stderr, summary, "would change", command="check", table=not statistics)
+        hidden = None if show_all or statistics else hidden_summary(report)
+        if hidden is not None:
+            stderr.print(hidden, markup=False)
+    failed = bool(report.failing) and not exit_zero
+    raise typer.Exit(EXIT_FINDINGS if failed or problems else EXIT_OK)
 
 
 @app.command("list")
@@ -714,7 +824,8 @@ def _git_error(exc: GitError) -> NoReturn:
 def batch(
     targets: Annotated[
         list[str] | None,
-        typer.Argument(help="Repositories: local paths or clone URLs.", show_default=False),
+        typer.Argument(metavar="TARGET", help="Repositories: local paths or clone URLs.",
+                       show_default=False),
     ] = None,
     from_file: Annotated[
         Path | None,
@@ -722,7 +833,8 @@ def batch(
                      "line (# comments; paths relative to FILE).", show_default=False),
     ] = None,
     workdir: Annotated[
-        Path, typer.Option("--workdir", help="Where clone URLs are cloned (and reused).")
+        Path, typer.Option("--workdir", metavar="DIR",
+                           help="Where clone URLs are cloned (and reused).")
     ] = DEFAULT_WORKDIR,
     branch: BranchOpt = None,
     squash: SquashOpt = False,
@@ -746,7 +858,8 @@ def batch(
                                               "(needs --push).")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Repositories processed at once.")
+        int, typer.Option("--jobs", "-j", min=1, metavar="N",
+                          help="Repositories processed at once.")
     ] = DEFAULT_JOBS,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
@@ -755,7 +868,9 @@ def batch(
     exclude: ExcludeOpt = None,
     include_generated: GeneratedOpt = None,
     no_cache: NoCacheOpt = False,
-    output_format: FormatOpt = OutputFormat.text,
+    output_format: Annotated[
+        BatchFormat, typer.Option("--format", help="text (a table) or json.")
+    ] = BatchFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
     """Migrate many repositories: branch, apply, verify, commit, push, describe a PR.
@@ -792,7 +907,7 @@ def batch(
         BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs),
         on_done=done,
     )
-    if output_format is OutputFormat.json:
+    if output_format is BatchFormat.json:
         stdout.out(json.dumps({"repositories": [o.as_dict() for o in outcomes]}, indent=2),
                    highlight=False)
     else:

@@ -59,11 +59,17 @@ class Finding:
             codemod, node.lineno, node.end_lineno or node.lineno
         ):
             return None
-        # CPython counts columns in UTF-8 bytes, libcst (and so every Change) in characters.
-        line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
-        column = len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))
-        return Change(codemod, node.lineno, column + 1, self.message, self.safety,
-                      applies(self.safety, unsafe_fixes))
+        end_line = node.end_lineno or node.lineno
+        end_offset = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        return Change(codemod, node.lineno, _characters(lines, node.lineno, node.col_offset) + 1,
+                      self.message, self.safety, applies(self.safety, unsafe_fixes),
+                      end_line, _characters(lines, end_line, end_offset) + 1)
+
+
+def _characters(lines: Sequence[str], line_number: int, byte_offset: int) -> int:
+    """CPython counts columns in UTF-8 bytes, libcst (and so every Change) in characters."""
+    line = lines[line_number - 1] if line_number <= len(lines) else ""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
 
 
 def position_in_file(position: CodeRange, line_numbers: Sequence[int]) -> CodeRange:
@@ -158,7 +164,9 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         self.settings = settings or CodemodSettings()
         self.changes: list[Change] = []
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
-        self._statement_positions: dict[cst.CSTNode, Mapping[cst.CSTNode, CodeRange]] = {}
+        self._statement_positions: dict[
+            cst.CSTNode, tuple[Mapping[cst.CSTNode, CodeRange], int]
+        ] = {}
         self._statements: list[cst.CSTNode] = []  # enclosing statements, innermost last
         self._indents: list[str | None] = []  # enclosing block indents (None: the default)
         self._plain: bool | None = None  # no matcher decorators: see _plain_dispatch()
@@ -386,34 +394,42 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         else:
             return None
         if statement not in self._statement_positions:
+            # Alone, but inside as many blocks as enclose it in the file, so libcst writes
+            # every line's indentation as the file has it: lines it indents (statement
+            # lines, bracketed continuations) and lines it keeps verbatim (backslash
+            # continuations) then both get their columns in the file.
+            body: cst.CSTNode = statement
+            for indent in reversed(self._indents):
+                body = cst.If(test=cst.Name("x"),
+                              body=cst.IndentedBlock(body=[body], indent=indent))  # type: ignore[list-item]
             alone = cst.Module(
-                body=[statement],  # type: ignore[list-item]
+                body=[body],  # type: ignore[list-item]
                 default_indent=wrapper.module.default_indent,
                 default_newline=wrapper.module.default_newline,
             )
-            self._statement_positions[statement] = MetadataWrapper(
-                alone, unsafe_skip_copy=True
-            ).resolve(PositionProvider)
-        local = self._statement_positions[statement].get(node)
+            self._statement_positions[statement] = (
+                MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider),
+                len(self._indents),
+            )
+        positions, depth = self._statement_positions[statement]
+        local = positions.get(node)
         if local is None:
             return None
-        # Alone, the statement's code starts after its leading blank and comment lines, at
-        # column 0; in the file it starts at its first line, after the enclosing indents.
-        first_code_line = 1 + len(getattr(statement, "leading_lines", ()))
+        # The statement's code starts after the wrapping `if x:` lines and its own leading
+        # blank and comment lines; in the file it starts at its first line.
+        first_code_line = 1 + depth + len(getattr(statement, "leading_lines", ()))
         line_shift = span[0] - first_code_line
-        indent = sum(
-            len(wrapper.module.default_indent if indent is None else indent)
-            for indent in self._indents
-        )
         return CodeRange(
-            (local.start.line + line_shift, local.start.column + indent),
-            (local.end.line + line_shift, local.end.column + indent),
+            (local.start.line + line_shift, local.start.column),
+            (local.end.line + line_shift, local.end.column),
         )
 
     def _record(self, node: cst.CSTNode, message: str, safety: Safety, applied: bool) -> None:
-        start = self.position(node).start
+        position = self.position(node)
+        start, end = position.start, position.end
         self.changes.append(
-            Change(self.name, start.line, start.column + 1, message, safety, applied)
+            Change(self.name, start.line, start.column + 1, message, safety, applied,
+                   end.line, end.column + 1)
         )
 
     # -- libcst plumbing -----------------------------------------------------------------

@@ -2,12 +2,18 @@
 
     [tool.torchfix]
     select = ["ALL"]                  # default: the codemods that are on by default
+    extend-select = ["atomic-save"]   # more codemods on top of select (or the default)
     ignore = ["atomic-save"]
     exclude = ["third_party/", "*_pb2.py"]
+    extend-exclude = ["legacy/"]      # more patterns (both add to the folders always skipped)
     unsafe-fixes = false
     record-dir = ".torchfix/runs"     # where `apply` records its runs (relative to this file)
     min-torch = "2.1"                 # oldest torch the code supports (default: the project's
                                       # declared torch requirement)
+    keep-runs = 20                    # run records kept; older finished ones are deleted
+
+    [tool.torchfix.per-file-ignores]  # globs relative to this file, as in ruff
+    "tests/*" = ["assert-to-raise"]
 
     [tool.torchfix.clamp-log-ratio]   # per-codemod options
     bound = 10.0
@@ -17,6 +23,9 @@ The command line wins over the file.
 
 from __future__ import annotations
 
+import functools
+import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,10 +39,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-_LIST_KEYS = ("select", "ignore", "exclude")
+_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
 _FOLDER_KEYS = ("record-dir",)
 _VERSION_KEYS = ("min-torch",)
+DEFAULT_KEEP_RUNS = 20
 
 
 class ConfigError(ValueError):
@@ -45,14 +55,37 @@ class Config:
     path: Path | None = None  # the pyproject.toml read, if any
     root: Path = field(default_factory=Path.cwd)  # where exclude patterns are anchored
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # exclude and extend-exclude together
     unsafe_fixes: bool = False
     include_generated: bool = False
     record_dir: Path | None = None  # absolute; None: the default under the project root
     # The oldest torch the code must run on; None: the project's declared floor decides.
     min_torch: tuple[int, int] | None = None
+    keep_runs: int = DEFAULT_KEEP_RUNS  # 0: keep every run
+    # (glob relative to `root`, codemods not run on the files it matches)
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def ignored_for(self, path: Path) -> frozenset[str]:
+        """The codemods per-file-ignores turns off for the file at `path`."""
+        if not self.per_file_ignores:
+            return frozenset()
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            return frozenset()  # outside the configured project: its patterns do not apply
+        name = relative.rsplit("/", 1)[-1]
+        ignored: set[str] = set()
+        for pattern, names in self.per_file_ignores:
+            # Like ruff: a pattern matches the path from the config's folder, and a pattern
+            # without a slash also matches the file name alone (`"__init__.py" = [...]`).
+            if _glob(pattern).fullmatch(relative) or (
+                "/" not in pattern and _glob(pattern).fullmatch(name)
+            ):
+                ignored.update(names)
+        return frozenset(ignored)
 
 
 def find_config(start: Path, stop: Path | None = None) -> Path | None:
@@ -87,6 +120,13 @@ def load_config(path: Path | None) -> Config:
             if not isinstance(value, bool):
                 raise ConfigError(f"{path}: [tool.torchfix] {key} must be true or false")
             values[key] = value
+        elif key == "keep-runs":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{path}: [tool.torchfix] keep-runs must be a whole number "
+                                  "of runs (0 keeps every run)")
+            values[key] = value
+        elif key == "per-file-ignores":
+            values[key] = _per_file_ignores(path, value)
         elif key in _FOLDER_KEYS:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder path "
@@ -106,7 +146,7 @@ def load_config(path: Path | None) -> Config:
             raise ConfigError(f"{path}: unknown key '{key}' in [tool.torchfix]")
     if unknown_codemods:
         raise ConfigError(f"{path}: [tool.torchfix.<name>]: {unknown_codemods[0]}")
-    for key in ("select", "ignore"):
+    for key in ("select", "extend-select", "ignore"):
         if key in values:
             try:
                 registry.select(values[key])
@@ -116,12 +156,15 @@ def load_config(path: Path | None) -> Config:
         path=path,
         root=path.parent.resolve(),
         select=values.get("select"),
+        extend_select=values.get("extend-select", ()),
         ignore=values.get("ignore", ()),
-        exclude=values.get("exclude", ()),
+        exclude=values.get("exclude", ()) + values.get("extend-exclude", ()),
         unsafe_fixes=values.get("unsafe-fixes", False),
         include_generated=values.get("include-generated", False),
         record_dir=values.get("record-dir"),
         min_torch=values.get("min-torch"),
+        keep_runs=values.get("keep-runs", DEFAULT_KEEP_RUNS),
+        per_file_ignores=values.get("per-file-ignores", ()),
         options=options,
     )
 
@@ -190,6 +233,51 @@ def _has_torchfix_table(path: Path) -> bool:
         # A broken file that seems to configure us must not be skipped silently.
         raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
     return isinstance(document.get("tool"), dict) and "torchfix" in document["tool"]
+
+
+def _per_file_ignores(path: Path, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [tool.torchfix] per-file-ignores must be a table of "
+                          'glob = [codemods], e.g. "tests/*" = ["assert-to-raise"]')
+    checked = []
+    for pattern, names in value.items():
+        listed = tuple(_string_list(path, f"per-file-ignores.{pattern!r}", names))
+        try:
+            registry.select(listed)
+        except registry.UnknownCodemodError as exc:
+            raise ConfigError(f"{path}: [tool.torchfix] per-file-ignores {pattern!r}: "
+                              f"{exc}") from exc
+        if registry.ALL_SELECTOR in listed:
+            listed = tuple(registry.known_names())
+        checked.append((pattern.removeprefix("./"), listed))
+    return tuple(checked)
+
+
+@functools.cache
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A ruff-style glob: `*` and `?` match within and across folders, `**/` any folders
+    (none too), `[...]` a character class."""
+    out = []
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            out.append("(?:.*/)?")
+            index += 3
+            continue
+        char = pattern[index]
+        if char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "[" and "]" in pattern[index + 2:]:
+            end = pattern.index("]", index + 2)
+            body = pattern[index + 1:end]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+            index = end
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return re.compile("".join(out), re.DOTALL)
 
 
 def _string_list(path: Path, key: str, value: Any) -> Sequence[str]:

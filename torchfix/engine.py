@@ -638,7 +638,7 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
     return [
         replace(c, line=mapping.get(c.line, c.line),
-                end_line=mapping.get(c.end_line, c.end_line) if c.end_line else 0)
+                end_line=None if c.end_line is None else mapping.get(c.end_line, c.end_line))
         for c in changes
     ]
 

@@ -1,7 +1,7 @@
 """Golden cases: `golden/<codemod>/<case>.in.py` → `<case>.out.py`, run through the CLI.
 
 A case with no `.out.py` must come out unchanged. An optional `<case>.check.txt` holds the
-exact `torchfix check` output expected for the input, and an optional `<case>.toml` is
+exact `torchfix check --show-all` output expected for the input, and an optional `<case>.toml` is
 placed beside it as `pyproject.toml` (codemod options, e.g. `[tool.torchfix.<name>]`).
 The first lines of an input may carry directives for the harness:
 
@@ -156,7 +156,8 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         if case.config_path is not None and not case.is_folder:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
-            code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
+            code, output = _cli(["check", "--select", case.codemod, "--quiet", "--show-all",
+                                 *args, filename])
             wanted = case.check_path.read_text(encoding="utf-8")
             if output.strip() != wanted.strip():
                 return CaseOutcome(case, False, _mismatch("check output", wanted, output))
@@ -185,16 +186,26 @@ def _check_against_apply(codemod: str, args: list[str], filename: str) -> str:
     """Why `check` does not report exactly the changes `apply` makes; "" when it does.
 
     `check` takes shortcuts `apply` cannot (a partial libcst parse, changes read off
-    CPython's tree), so every case holds the two to the same findings.
+    CPython's tree), so every case holds the two roads through the engine to the same
+    changes, end positions included. The pipeline is called directly: `check`'s JSON
+    output takes `apply`'s road (it carries the fixes' edits), its text output does not.
     """
-    common = ["--select", codemod, "--format", "json", "--no-cache", *args, filename]
+    from torchfix.pipeline import RunOptions, run
+
+    unknown = [arg for arg in args if arg != "--unsafe-fixes"]
+    if unknown:
+        return f"golden-args supports only --unsafe-fixes, not {' '.join(unknown)}"
     reports = {}
-    for command in (["check"], ["apply", "--dry-run", "--no-record"]):
-        code, output = _cli([*command, *common], stderr=False)
-        try:
-            reports[command[0]] = json.loads(output)["findings"]
-        except (ValueError, KeyError):
-            return f"{command[0]} --format json exited {code} with: {output.strip()}"
+    for road, produce_output in (("check", False), ("apply", True)):
+        options = RunOptions(select=[codemod], unsafe_fixes=True if args else None, jobs=1,
+                             use_cache=False, produce_output=produce_output)
+        outcome = run([Path(filename)], options)
+        reports[road] = [
+            [change.line, change.column, change.end_line, change.end_column, change.codemod,
+             change.message, change.safety.value, change.applied]
+            for result in outcome.results
+            for change in sorted(result.changes, key=lambda c: (c.line, c.column, c.codemod))
+        ]
     if reports["check"] == reports["apply"]:
         return ""
     return _mismatch("check findings (expected: what apply --dry-run reports)",

@@ -5,20 +5,22 @@ The CLI and the git integration both go through `run()`; neither prints anything
 
 from __future__ import annotations
 
+import difflib
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from torchfix import registry
 from torchfix.cache import ResultCache
 from torchfix.config import Config, ConfigError, find_config, load_config
 from torchfix.diffs import git_root
-from torchfix.discovery import Discovery, discover
+from torchfix.discovery import Discovery, SourceFile, discover
 from torchfix.engine import EngineSettings, FileResult
 from torchfix.model.project import Project
 from torchfix.runner import run_files
+from torchfix.suppressions import MARKER, unknown_names
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class RunOptions:
     """What was asked on the command line; None means "not given, use the config"."""
 
     select: Sequence[str] | None = None
+    extend_select: Sequence[str] = ()
     ignore: Sequence[str] = ()
     exclude: Sequence[str] = ()
     unsafe_fixes: bool | None = None
@@ -50,6 +53,8 @@ class RunOutcome:
     root: Path = field(default_factory=Path.cwd)
     results: list[FileResult] = field(default_factory=list)
     seconds: float = 0.0
+    # (path, line, column, message): unknown codemod names in suppression comments.
+    warnings: list[tuple[Path, int, int, str]] = field(default_factory=list)
 
 
 def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings, Config]:
@@ -61,15 +66,25 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         config_path = find_config(_common_folder(paths), stop=options.config_root)
     config = load_config(config_path)
 
-    selected = options.select if options.select is not None else config.select
-    # A codemod named in --select on the command line is not dropped by the config's ignore.
-    cli_selected = set(options.select or ())
+    # As in ruff, --select on the command line replaces the configuration's select and
+    # extend-select; --extend-select adds to whichever selection stands.
+    if options.select is not None:
+        base: Sequence[str] | None = options.select
+        extended = list(options.extend_select)
+    else:
+        base = config.select
+        extended = [*config.extend_select, *options.extend_select]
+    # A codemod named on the command line is not dropped by the config's ignore.
+    cli_selected = {*(options.select or ()), *options.extend_select}
     ignored = [name for name in config.ignore if name not in cli_selected]
     ignored += list(options.ignore)
     try:
-        codemods = registry.select(selected, ignored)
+        chosen = {codemod.name for codemod in registry.select(base)}
+        chosen |= {codemod.name for codemod in registry.select(extended)} if extended else set()
+        dropped = {codemod.name for codemod in registry.select(ignored)} if ignored else set()
     except registry.UnknownCodemodError as exc:
         raise ConfigError(str(exc)) from exc
+    codemods = [c for c in registry.all_codemods() if c.name in chosen - dropped]
     unsafe = config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes
     include_generated = (
         config.include_generated if options.include_generated is None
@@ -103,15 +118,58 @@ def run(
     if on_discovered is not None:
         on_discovered(len(found.files))
     outcome = RunOutcome(settings, config, found, project_root(config, paths))
-    cache = ResultCache.at(cache_root(config, paths), settings) if options.use_cache else None
     project = Project(outcome.root, configured_min_torch=config.min_torch)
-    if settings.codemods:
-        for result in run_files(found.files, settings, options.jobs, cache, project):
-            outcome.results.append(result)
+    # per-file-ignores: the files that run the same codemods are run together.
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, source in enumerate(found.files):
+        ignored = config.ignored_for(source.path)
+        codemods = tuple(name for name in settings.codemods if name not in ignored)
+        groups.setdefault(codemods, []).append(index)
+    results: dict[int, FileResult] = {}
+    for codemods, indexes in groups.items():
+        group_settings = replace(settings, codemods=codemods)
+        if not codemods:
+            for index in indexes:
+                results[index] = FileResult(found.files[index].path)
+                if on_result is not None:
+                    on_result(results[index])
+            continue
+        cache = (ResultCache.at(cache_root(config, paths), group_settings)
+                 if options.use_cache else None)
+        files = [found.files[index] for index in indexes]
+        for index, result in zip(
+            indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True
+        ):
+            results[index] = result
             if on_result is not None:
                 on_result(result)
+    outcome.results = [results[index] for index in sorted(results)]
+    outcome.warnings = suppression_warnings(found.files)
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def suppression_warnings(files: Sequence[SourceFile]) -> list[tuple[Path, int, int, str]]:
+    """Codemod names in `# torchfix: ignore[...]` comments that no codemod has.
+
+    Such a comment suppresses nothing, silently, so every file is looked at, not only
+    those a codemod reads: a byte search finds the few that hold a suppression at all.
+    """
+    known = registry.known_names()
+    warnings: list[tuple[Path, int, int, str]] = []
+    for source in files:
+        try:
+            data = source.path.read_bytes()
+        except OSError:
+            continue  # the run reports unreadable files
+        if MARKER not in data:
+            continue
+        for line, column, name in unknown_names(data, known):
+            hint = difflib.get_close_matches(name, sorted(known), n=1)
+            warnings.append((source.path, line, column,
+                             f"unknown codemod '{name}' in a `# torchfix: ignore` comment"
+                             + (f"; did you mean '{hint[0]}'?" if hint else "")))
+    return warnings
 
 
 def cache_root(config: Config, paths: Sequence[Path]) -> Path:

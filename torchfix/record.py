@@ -194,6 +194,34 @@ class RunRecorder:
         return self.folder / PATCH_FILE
 
 
+def prune_runs(record_dir: Path, keep: int, current: str) -> list[str]:
+    """Delete the oldest finished runs so that the newest `keep` runs remain (0 keeps all);
+    the names of those deleted.
+
+    Runs pile up otherwise (pre-commit records one per commit). A run still "writing" is
+    never deleted (a crashed run whose undo may be needed, or one running right now), nor
+    an unreadable one, nor `current`, the run just made.
+    """
+    if keep <= 0:
+        return []
+    names = _run_names(record_dir)
+    pruned: list[str] = []
+    for name in names[: max(0, len(names) - keep)]:
+        folder = record_dir / name
+        if name == current:
+            continue
+        try:
+            document = json.loads((folder / RUN_FILE).read_bytes())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(document, dict) or document.get("state") != "done":
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            pruned.append(name)
+    return pruned
+
+
 def _new_run_folder(record_dir: Path) -> Path:
     try:
         record_dir.mkdir(parents=True, exist_ok=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
+from torchfix import PROJECT_URL
 from torchfix.codemod import TorchfixCodemod
 
 ALL_SELECTOR = "ALL"
@@ -23,6 +25,18 @@ def all_codemods() -> tuple[type[TorchfixCodemod], ...]:
 
 def by_name() -> dict[str, type[TorchfixCodemod]]:
     return {codemod.name: codemod for codemod in all_codemods()}
+
+
+def known_names() -> frozenset[str]:
+    """Every name that may stand for a codemod in a selection or a suppression comment."""
+    return frozenset(by_name())
+
+
+def docs_url(name: str) -> str:
+    """Where a codemod's documentation is on the web: its section of the README."""
+    # GitHub's heading anchors: lower case, spaces to hyphens, other punctuation dropped.
+    anchor = re.sub(r"[^\w\- ]", "", name.lower()).replace(" ", "-")
+    return f"{PROJECT_URL}#{anchor}"
 
 
 def get(name: str) -> type[TorchfixCodemod]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -63,14 +62,6 @@ def finding_line(path: Path, change: Change) -> str:
     )
 
 
-def sorted_findings(results: Iterable[FileResult]) -> list[tuple[Path, Change]]:
-    return [
-        (result.path, change)
-        for result in results
-        for change in sorted(result.changes, key=lambda c: (c.line, c.column, c.codemod))
-    ]
-
-
 @dataclass(frozen=True)
 class RecordNote:
     """Where `apply` recorded its run, as the closing summary names it."""
@@ -79,12 +70,19 @@ class RecordNote:
     folder: str  # as shown to the user: relative to the cwd when inside it
     patch: str
     undo: str  # the command that takes the run back
+    pruned: tuple[str, ...] = ()  # older runs deleted to keep `keep_runs`
+    keep_runs: int = 0
 
     def line(self) -> str:
-        return f"recorded {self.patch} (undo: {self.undo})"
+        line = f"recorded {self.patch} (undo: {self.undo})"
+        if self.pruned:
+            line += (f"; deleted {counted(len(self.pruned), 'older run')} "
+                     f"(keep-runs = {self.keep_runs})")
+        return line
 
-    def as_dict(self) -> dict[str, str]:
-        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo}
+    def as_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "folder": self.folder, "patch": self.patch, "undo": self.undo,
+                "pruned": list(self.pruned)}
 
 
 @dataclass
@@ -133,59 +131,40 @@ class Summary:
         }
 
 
-def print_summary(console: Console, summary: Summary, verb: str) -> None:
-    """A closing summary on stderr: what was looked at, what changed, what went wrong."""
+def print_summary(console: Console, summary: Summary, verb: str, *, command: str = "apply",
+                  table: bool = True) -> None:
+    """A closing summary on stderr: what was looked at, what changed, what went wrong.
+
+    `check` says itself how to see what it did not list; only `apply` points at it.
+    """
     head = Text(f"torchfix: {counted(summary.files, 'file')} scanned, {summary.changed} {verb}")
     if summary.errors:
         head.append(f", {counted(summary.errors, 'error')}", style="bold red")
     head.append(f" in {summary.seconds:.2f}s")
     console.print(head)
     counts = sorted(set(summary.applied) | set(summary.pending_unsafe) | set(summary.manual))
-    if counts:
-        table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
-        table.add_column("codemod")
-        table.add_column("changes", justify="right")
-        table.add_column("unsafe, not applied", justify="right")
-        table.add_column("for a human", justify="right")
+    if counts and table:
+        counts_table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
+        counts_table.add_column("codemod")
+        counts_table.add_column("changes", justify="right")
+        counts_table.add_column("unsafe, not applied", justify="right")
+        counts_table.add_column("for a human", justify="right")
         for name in counts:
-            table.add_row(
+            counts_table.add_row(
                 name,
                 str(summary.applied[name]),
                 str(summary.pending_unsafe[name]),
                 str(summary.manual[name]),
             )
-        console.print(table)
-    if summary.pending_unsafe:
-        console.print("Unsafe fixes were not applied; review them with `torchfix check`, "
-                      "apply them with --unsafe-fixes.")
+        console.print(counts_table)
+    if summary.pending_unsafe and command == "apply":
+        console.print("Unsafe fixes were not applied; review them with "
+                      "`torchfix check --show-all`, apply them with --unsafe-fixes.")
     if summary.generated_skipped:
         console.print(f"{summary.generated_skipped} @generated file(s) skipped "
                       "(--include-generated processes them).")
     if summary.record is not None:
         console.print(Text(summary.record.line()))
-
-
-def json_document(
-    results: Sequence[FileResult], problems: Sequence[Problem], summary: Summary
-) -> str:
-    findings = [
-        {
-            "path": shown_path(path),
-            "line": change.line,
-            "column": change.column,
-            "codemod": change.codemod,
-            "message": change.message,
-            "safety": change.safety.value,
-            "applied": change.applied,
-        }
-        for path, change in sorted_findings(results)
-    ]
-    errors = [
-        {"path": shown_path(p.path), "message": p.message, "internal": p.internal}
-        for p in problems
-    ]
-    document = {"findings": findings, "errors": errors, "summary": summary.as_dict()}
-    return json.dumps(document, indent=2)
 
 
 def print_colored_diff(console: Console, diff: bytes, encoding: str) -> None:

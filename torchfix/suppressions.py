@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 MARKER = b"torchfix:"
@@ -40,11 +41,33 @@ class Suppressions:
 
 def find_suppressions(text: str) -> Suppressions:
     """Collect suppression comments from real comment tokens (never from strings)."""
-    by_line: dict[int, frozenset[str]] = {}
+    return Suppressions({line: names for line, _column, names in _directives(text)})
+
+
+def unknown_names(data: bytes, known: Collection[str]) -> list[tuple[int, int, str]]:
+    """(line, column, name) of each name in a suppression comment of the file's bytes
+    that is not in `known`; the column (1-based) is where the comment starts."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return []  # the run reports files it cannot decode
+    return [
+        (line, column, name)
+        for line, column, names in _directives(text)
+        if names is not ALL
+        for name in sorted(names)
+        if name not in known
+    ]
+
+
+def _directives(text: str) -> list[tuple[int, int, frozenset[str]]]:
+    """(line, 1-based column, names or ALL) of every suppression comment."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
-        return Suppressions()
+        return []
+    found: list[tuple[int, int, frozenset[str]]] = []
     for token in tokens:
         if token.type != tokenize.COMMENT:
             continue
@@ -53,9 +76,9 @@ def find_suppressions(text: str) -> Suppressions:
             continue
         names = match.group("names")
         if names is None or not names.strip():
-            by_line[token.start[0]] = ALL
+            found.append((token.start[0], token.start[1] + 1, ALL))
         else:
-            by_line[token.start[0]] = frozenset(
+            found.append((token.start[0], token.start[1] + 1, frozenset(
                 name.strip() for name in names.split(",") if name.strip()
-            )
-    return Suppressions(by_line)
+            )))
+    return found

@@ -49,8 +49,10 @@ class Change:
     message: str
     safety: Safety
     applied: bool
-    end_line: int = 0  # where the code the change is about ends (0: unknown)
-    end_column: int = 0  # 1-based, exclusive
+    # Where the changed code ends: 1-based line and the 1-based column just past its last
+    # character (SARIF's convention). None where unknown (results from older caches).
+    end_line: int | None = None
+    end_column: int | None = None
 
 
 def applies(safety: Safety, unsafe_fixes: bool) -> bool:

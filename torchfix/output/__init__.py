@@ -1,0 +1,91 @@
+"""Renderers: each output format turns a `Report` (plain data) into text.
+
+    text.py          full, concise, grouped, and the --statistics table
+    json_formats.py  json, json-lines
+    sarif.py         SARIF 2.1.0 (GitHub code scanning)
+    ci.py            GitHub workflow commands, GitLab code quality
+    junit.py         JUnit XML
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from torchfix.output.data import Report, statistics
+
+
+class OutputFormat(str, Enum):
+    full = "full"
+    concise = "concise"
+    grouped = "grouped"
+    json = "json"
+    json_lines = "json-lines"
+    sarif = "sarif"
+    github = "github"
+    gitlab = "gitlab"
+    junit = "junit"
+    text = "text"  # the name `--format` used before there were more: full
+
+
+# The formats people read in a terminal: the summary and errors go to stderr beside them.
+TEXT_FORMATS = frozenset({OutputFormat.full, OutputFormat.concise, OutputFormat.grouped})
+# The formats that carry the fixes' edits, which takes the new text of every file.
+FIX_FORMATS = frozenset({OutputFormat.json, OutputFormat.json_lines, OutputFormat.sarif})
+# The formats that hold errors and warnings in their own output (the others print them on
+# stderr).
+SELF_CONTAINED = frozenset(
+    {OutputFormat.json, OutputFormat.sarif, OutputFormat.github, OutputFormat.junit}
+)
+
+
+def canonical(output_format: OutputFormat) -> OutputFormat:
+    return OutputFormat.full if output_format is OutputFormat.text else output_format
+
+
+def render(report: Report, output_format: OutputFormat, show_all: bool = False) -> str:
+    """The whole output of a run in this format (stdout)."""
+    output_format = canonical(output_format)
+    if output_format in TEXT_FORMATS:
+        from torchfix.output import text
+
+        renderer = getattr(text, output_format.value)
+        return renderer(report, show_all)
+    if output_format is OutputFormat.json:
+        from torchfix.output import json_formats
+
+        return json_formats.document(report)
+    if output_format is OutputFormat.json_lines:
+        from torchfix.output import json_formats
+
+        return json_formats.lines(report)
+    if output_format is OutputFormat.sarif:
+        from torchfix.output import sarif
+
+        return sarif.document(report)
+    if output_format is OutputFormat.github:
+        from torchfix.output import ci
+
+        return ci.github(report, show_all)
+    if output_format is OutputFormat.gitlab:
+        from torchfix.output import ci
+
+        return ci.gitlab(report)
+    from torchfix.output import junit
+
+    return junit.document(report, show_all)
+
+
+def render_statistics(report: Report, output_format: OutputFormat) -> str:
+    """--statistics: JSON for json/json-lines, else the text table."""
+    rows = statistics(report)
+    if output_format in (OutputFormat.json, OutputFormat.json_lines):
+        from torchfix.output import json_formats
+
+        return json_formats.statistics(rows)
+    from torchfix.output import text
+
+    return text.statistics(rows)
+
+
+__all__ = ["FIX_FORMATS", "SELF_CONTAINED", "TEXT_FORMATS", "OutputFormat", "Report",
+           "canonical", "render", "render_statistics"]

@@ -1,0 +1,114 @@
+"""The edits of a fix, computed from a file's old and new text.
+
+The engine gives a changed file's bytes before and after; the edits are the differing
+stretches of text, found line by line (difflib) and then trimmed to the characters
+that differ, with positions in the old text (1-based lines and character columns, the
+end just past the last replaced character). Each edit belongs to the change(s) whose
+lines it touches; an edit that touches no change (an import or helper a fix needs)
+belongs to every applied change of the file, since none of them works without it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from torchfix.codemod import Change
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the old text from (line, column) up to (end_line, end_column) by `content`."""
+
+    content: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def file_edits(old: bytes, new: bytes, encoding: str) -> list[Edit]:
+    old_text, new_text = _decode(old, encoding), _decode(new, encoding)
+    old_lines, new_lines = _lines(old_text), _lines(new_text)
+    old_starts = _starts(old_lines)
+    edits: list[Edit] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        before = "".join(old_lines[i1:i2])
+        after = "".join(new_lines[j1:j2])
+        prefix = _common_prefix(before, after)
+        suffix = _common_prefix(before[prefix:][::-1], after[prefix:][::-1])
+        start = old_starts[i1] + prefix
+        end = old_starts[i1] + len(before) - suffix
+        line, column = _position(old_text, old_starts, start)
+        end_line, end_column = _position(old_text, old_starts, end)
+        edits.append(Edit(after[prefix:len(after) - suffix], line, column, end_line, end_column))
+    return edits
+
+
+def attach(changes: Sequence[Change], edits: Sequence[Edit]) -> list[tuple[Edit, ...]]:
+    """The edits of each change (in the order of `changes`); none for changes not applied."""
+    owned: list[list[Edit]] = [[] for _ in changes]
+    for edit in edits:
+        # An edit that ends at the start of a line leaves that line alone.
+        last = edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line \
+            else edit.end_line
+        owners = [
+            index for index, change in enumerate(changes)
+            if change.applied and change.line <= last and edit.line <= _end_line(change)
+        ]
+        if not owners:
+            owners = [index for index, change in enumerate(changes) if change.applied]
+        for index in owners:
+            owned[index].append(edit)
+    return [tuple(edits_of) for edits_of in owned]
+
+
+def _end_line(change: Change) -> int:
+    return change.end_line if change.end_line is not None else change.line
+
+
+def _decode(data: bytes, encoding: str) -> str:
+    # A BOM is not part of the text the columns of a change count (libcst drops it too).
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        encoding = "utf-8-sig"
+    return data.decode(encoding, errors="replace")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines ended by "\\n" only (a CR stays part of its line), keeping the ends."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def _starts(lines: Sequence[str]) -> list[int]:
+    """The offset of each line's first character, and the text's length after them."""
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _position(text: str, starts: Sequence[int], offset: int) -> tuple[int, int]:
+    """(line, column), both 1-based, of a character offset into `text`."""
+    if offset >= len(text) and text and not text.endswith("\n"):
+        # Past the end of a last line that has no newline: still on that line.
+        last = len(starts) - 2
+        return last + 1, offset - starts[last] + 1
+    index = bisect.bisect_right(starts, offset) - 1
+    return index + 1, offset - starts[index] + 1
+
+
+def _common_prefix(a: str, b: str) -> int:
+    limit = min(len(a), len(b))
+    index = 0
+    while index < limit and a[index] == b[index]:
+        index += 1
+    return index
