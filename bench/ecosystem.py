@@ -32,11 +32,11 @@ import libcst
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import PROJECTS, ensure
 
-from torchfix import registry
-from torchfix.diffs import unified_diff
-from torchfix.engine import EngineSettings, process_source
-from torchfix.pipeline import RunOptions, run
-from torchfix.runner import on_parser_stack
+from torchfix.engine.pipeline import RunOptions, run
+from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.runner import on_parser_stack
+from torchfix.git.diffs import unified_diff
+from torchfix.rewrite import registry
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 

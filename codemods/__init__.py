@@ -1,6 +1,6 @@
 """The codemods, one module each, in the order they run on a file.
 
-To add one: write `codemods/<name>.py` (see `torchfix.codemod.TorchfixCodemod` for the
+To add one: write `codemods/<name>.py` (see `torchfix.rewrite.codemod.TorchfixCodemod` for the
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
@@ -10,7 +10,7 @@ from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.hoist_mask_constant import HoistMaskConstant
-from torchfix.codemod import TorchfixCodemod
+from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     AmpApi,

@@ -20,10 +20,10 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
-from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
-from torchfix.edits import as_keyword, insert_argument, keyword, prepend_argument
 from torchfix.model.ast_index import walk
 from torchfix.model.ast_names import dotted_name
+from torchfix.rewrite.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
+from torchfix.rewrite.edits import as_keyword, insert_argument, keyword, prepend_argument
 
 NodeT = TypeVar("NodeT", bound=cst.CSTNode)
 BlockT = TypeVar("BlockT", cst.Module, cst.IndentedBlock)

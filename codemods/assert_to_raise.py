@@ -12,9 +12,9 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from torchfix.codemod import CodemodSettings, Finding, Option, Safety, TorchfixCodemod
 from torchfix.model.ast_index import per_tree
-from torchfix.test_code import is_test_path
+from torchfix.model.test_code import is_test_path
+from torchfix.rewrite.codemod import CodemodSettings, Finding, Option, Safety, TorchfixCodemod
 
 
 class Verdict(Enum):

@@ -15,9 +15,9 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from torchfix.codemod import CodemodSettings, Safety, TorchfixCodemod
 from torchfix.model.ast_index import nodes_of, per_tree
-from torchfix.test_code import is_test_path
+from torchfix.model.test_code import is_test_path
+from torchfix.rewrite.codemod import CodemodSettings, Safety, TorchfixCodemod
 
 HELPER = "_torchfix_atomic_save"
 # The helper's docstring says this; it is how a later run knows the helper is its own.

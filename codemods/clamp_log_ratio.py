@@ -14,9 +14,9 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 
-from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
-from torchfix.edits import keyword
 from torchfix.model.ast_index import nodes_of, walk
+from torchfix.rewrite.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
+from torchfix.rewrite.edits import keyword
 
 DEFAULT_BOUND = 20.0
 

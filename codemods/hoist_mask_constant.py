@@ -16,9 +16,9 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
-from torchfix.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.ast_names import dotted
+from torchfix.rewrite.codemod import CodemodSettings, Option, Safety, TorchfixCodemod
 
 # -- dtypes ---------------------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import codemods
-from torchfix.codemod import TorchfixCodemod
-from torchfix.edits import append_argument, keyword
+from torchfix.rewrite.codemod import TorchfixCodemod
+from torchfix.rewrite.edits import append_argument, keyword
 
 USER = "Test User"
 EMAIL = "test@example.com"

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from codemods.amp_api import parse_version
 from torchfix.cli import app
-from torchfix.codemod import Safety
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.process import EngineSettings, process_source
+from torchfix.rewrite.codemod import Safety
 
 TRAINER = """\
 import torch

@@ -14,7 +14,7 @@ from conftest import FIXED, NEEDS_FIX, UNSAFE_ONLY
 
 def test_importing_torchfix_does_not_import_the_engine():
     probe = ("import sys, torchfix; "
-             "loaded = [m for m in ('libcst', 'torchfix.engine', 'torchfix.api', 'typer') "
+             "loaded = [m for m in ('libcst', 'torchfix.engine.process', 'torchfix.api', 'typer') "
              "if m in sys.modules]; print(loaded)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.discovery import SourceFile
-from torchfix.engine import EngineSettings
-from torchfix.runner import run_files
+from torchfix.engine.discovery import SourceFile
+from torchfix.engine.process import EngineSettings
+from torchfix.engine.runner import run_files
 
 from conftest import FIXED, NEEDS_FIX
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from torchfix import engine
+from torchfix.engine import process as engine
 
 from conftest import NEEDS_FIX, UNSAFE_ONLY
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from torchfix.cli import app
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.process import EngineSettings, process_source
 
 CODEMOD = "clamp-log-ratio"
 SOURCE = """\

@@ -200,7 +200,7 @@ def test_parallel_jobs_give_the_same_results_in_the_same_order(tmp_path, cli):
 
 
 def test_list_shows_every_codemod(cli):
-    from torchfix import registry
+    from torchfix.rewrite import registry
 
     result = cli("list")
     assert result.exit_code == 0

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.codemod import Option
-from torchfix.config import ConfigError, find_config, load_config, validate_options
+from torchfix.engine.config import ConfigError, find_config, load_config, validate_options
+from torchfix.rewrite.codemod import Option
 
 from conftest import FIXED, NEEDS_FIX, UNSAFE_ONLY
 

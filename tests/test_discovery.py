@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from torchfix.discovery import discover
+from torchfix.engine.discovery import discover
 
 from conftest import FIXED, NEEDS_FIX
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.cache import ResultCache
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.cache import ResultCache
+from torchfix.engine.process import EngineSettings, process_source
 
 SOURCE = '''\
 class Trainer:

@@ -10,9 +10,9 @@ import pytest
 
 from codemods import CODEMODS
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
-from torchfix import registry
-from torchfix.codemod import TorchfixCodemod
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.process import EngineSettings, process_source
+from torchfix.rewrite import registry
+from torchfix.rewrite.codemod import TorchfixCodemod
 
 SOURCE = (b"from torch import nn\n\n\n"
           b"def resume(model: nn.Module, sd):\n    model.load_state_dict(sd)\n    return 41\n")

@@ -22,7 +22,7 @@ from git_helpers import (
     write_files,
 )
 
-from torchfix import registry
+from torchfix.rewrite import registry
 
 STRICT = "strict-load-state-dict"
 BRANCH = f"torchfix/{STRICT}"

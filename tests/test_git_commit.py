@@ -20,7 +20,7 @@ from git_helpers import (
     write_files,
 )
 
-from torchfix import registry
+from torchfix.rewrite import registry
 
 STRICT = "strict-load-state-dict"
 

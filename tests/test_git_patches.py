@@ -22,8 +22,8 @@ from git_helpers import (
     write_files,
 )
 
-from torchfix import registry
 from torchfix.golden import discover_cases
+from torchfix.rewrite import registry
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from torchfix import registry
 from torchfix.golden import discover_cases, run_case
+from torchfix.rewrite import registry
 
 CASES = discover_cases()
 

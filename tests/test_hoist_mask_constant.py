@@ -21,7 +21,7 @@ from codemods.hoist_mask_constant import (
     holds_exactly,
     verdict,
 )
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.process import EngineSettings, process_source
 
 torch = pytest.importorskip("torch")
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from torchfix import PROJECT_URL, registry
+from torchfix import PROJECT_URL
+from torchfix.rewrite import registry
 
 from conftest import git
 

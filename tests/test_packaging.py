@@ -15,8 +15,9 @@ import yaml
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from torchfix import PROJECT_URL, registry
+from torchfix import PROJECT_URL
 from torchfix.cli import app
+from torchfix.rewrite import registry
 
 REPO = Path(__file__).resolve().parent.parent
 

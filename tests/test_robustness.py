@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchfix import registry
-from torchfix.engine import EngineSettings, FileResult, process_source
+from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.rewrite import registry
 
 ALL = EngineSettings(
     codemods=tuple(codemod.name for codemod in registry.all_codemods()), unsafe_fixes=True

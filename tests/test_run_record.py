@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from torchfix import __version__, record
-from torchfix.diffs import parse_patch, reverse_apply, unified_diff
-from torchfix.writing import WriteError
+from torchfix import __version__
+from torchfix.engine.writing import WriteError
+from torchfix.git import record
+from torchfix.git.diffs import parse_patch, reverse_apply, unified_diff
 
 from conftest import CLEAN, FIXED, NEEDS_FIX
 

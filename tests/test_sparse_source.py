@@ -8,9 +8,9 @@ import textwrap
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from torchfix.codemod import position_in_file
-from torchfix.engine import EngineSettings, process_bytes
-from torchfix.sparse_source import sparse_source
+from torchfix.engine.process import EngineSettings, process_bytes
+from torchfix.rewrite.codemod import position_in_file
+from torchfix.rewrite.sparse_source import sparse_source
 
 
 def _cut(source: str, lines: set[int]):

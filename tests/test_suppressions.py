@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from torchfix.suppressions import ALL, find_suppressions
+from torchfix.rewrite.suppressions import ALL, find_suppressions
 
 SOURCE = '''\
 def resume(model, ckpt):
@@ -85,6 +85,6 @@ def test_unknown_names_in_suppression_comments_are_reported_as_warnings(tmp_path
 
 
 def test_known_names_come_from_the_registry():
-    from torchfix import registry
+    from torchfix.rewrite import registry
 
     assert registry.known_names() == {c.name for c in registry.all_codemods()}

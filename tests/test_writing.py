@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.writing import WriteError, write_atomically
+from torchfix.engine.writing import WriteError, write_atomically
 
 from conftest import FIXED, NEEDS_FIX
 

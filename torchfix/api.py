@@ -24,11 +24,11 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from torchfix import registry
-from torchfix.codemod import Change
-from torchfix.config import ConfigError, validate_options
-from torchfix.engine import EngineSettings, FileResult, process_bytes
-from torchfix.pipeline import RunOptions, run
+from torchfix.engine.config import ConfigError, validate_options
+from torchfix.engine.pipeline import RunOptions, run
+from torchfix.engine.process import EngineSettings, FileResult, process_bytes
+from torchfix.rewrite import registry
+from torchfix.rewrite.codemod import Change
 
 __all__ = ["CheckResult", "FileProblem", "Finding", "FixResult", "SourceError", "check_paths",
            "check_source", "fix_source"]

@@ -21,8 +21,12 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
-from torchfix import __version__, registry
-from torchfix.batch import (
+from torchfix import __version__
+from torchfix.engine.config import ConfigError, find_config, load_config
+from torchfix.engine.pipeline import RunOptions, RunOutcome, project_root, resolve, run
+from torchfix.engine.process import FileResult
+from torchfix.engine.writing import WriteError, write_atomically
+from torchfix.git.batch import (
     DEFAULT_JOBS,
     DEFAULT_WORKDIR,
     BatchOptions,
@@ -32,10 +36,8 @@ from torchfix.batch import (
     read_targets,
     run_batch,
 )
-from torchfix.config import ConfigError, find_config, load_config
-from torchfix.diffs import patch_path, unified_diff
-from torchfix.engine import FileResult
-from torchfix.gitops import (
+from torchfix.git.diffs import patch_path, unified_diff
+from torchfix.git.gitops import (
     CommitOptions,
     GitError,
     commit_rewrite,
@@ -45,19 +47,8 @@ from torchfix.gitops import (
     preflight,
     write_patch_series,
 )
-from torchfix.gitreport import commit_report, patch_report
-from torchfix.output import (
-    FIX_FORMATS,
-    SELF_CONTAINED,
-    TEXT_FORMATS,
-    OutputFormat,
-    canonical,
-    render,
-    render_statistics,
-)
-from torchfix.output.data import ToolWarning, build_report, hidden_summary
-from torchfix.pipeline import RunOptions, RunOutcome, project_root, resolve, run
-from torchfix.record import (
+from torchfix.git.gitreport import commit_report, patch_report
+from torchfix.git.record import (
     DEFAULT_RECORD_DIR,
     PlannedFile,
     RecordError,
@@ -69,8 +60,19 @@ from torchfix.record import (
     prune_runs,
     record_dir_for,
 )
-from torchfix.record import undo as undo_run
-from torchfix.report import (
+from torchfix.git.record import undo as undo_run
+from torchfix.git.verify_command import DEFAULT_TIMEOUT_SECONDS, VerifyCommandError, VerifySpec
+from torchfix.output import (
+    FIX_FORMATS,
+    SELF_CONTAINED,
+    TEXT_FORMATS,
+    OutputFormat,
+    canonical,
+    render,
+    render_statistics,
+)
+from torchfix.output.data import ToolWarning, build_report, hidden_summary
+from torchfix.output.report import (
     Problem,
     ProgressBar,
     RecordNote,
@@ -81,8 +83,7 @@ from torchfix.report import (
     print_summary,
     shown_path,
 )
-from torchfix.verify_command import DEFAULT_TIMEOUT_SECONDS, VerifyCommandError, VerifySpec
-from torchfix.writing import WriteError, write_atomically
+from torchfix.rewrite import registry
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -190,7 +190,7 @@ def _check_against_apply(codemod: str, args: list[str], filename: str) -> str:
     changes, end positions included. The pipeline is called directly: `check`'s JSON
     output takes `apply`'s road (it carries the fixes' edits), its text output does not.
     """
-    from torchfix.pipeline import RunOptions, run
+    from torchfix.engine.pipeline import RunOptions, run
 
     unknown = [arg for arg in args if arg != "--unsafe-fixes"]
     if unknown:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
+from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
-from torchfix.test_code import is_test_path
 
 
 class Kind(Enum):

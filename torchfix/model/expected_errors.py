@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from torchfix.model.ast_names import dotted
-from torchfix.test_code import TEST_FOLDERS, TEST_HELPER_FILES
+from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
 
 # Folders never holding the project's own tests.
 _SKIPPED_FOLDERS = frozenset(

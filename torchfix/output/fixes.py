@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchfix.codemod import Change
+from torchfix.rewrite.codemod import Change
 
 
 @dataclass(frozen=True)

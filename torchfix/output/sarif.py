@@ -14,8 +14,9 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from torchfix import PROJECT_URL, __version__, registry
+from torchfix import PROJECT_URL, __version__
 from torchfix.output.data import Finding, Report
+from torchfix.rewrite import registry
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 ROOT_ID = "%SRCROOT%"

@@ -23,8 +23,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from torchfix.codemod import CodemodSettings, Focus, TorchfixCodemod
-from torchfix.edits import append_argument, keyword
+from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.rewrite.contract import (
     AddImport,
     AddKeyword,
@@ -38,6 +37,7 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Span,
 )
+from torchfix.rewrite.edits import append_argument, keyword
 
 
 class EditError(Exception):

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from torchfix.engine import EngineSettings, process_source
+from torchfix.engine.process import EngineSettings, process_source
 
 
 class ScenarioFailed(Exception):

@@ -28,8 +28,8 @@ from libcst.matchers._decorators import (
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from torchfix.rewrite.contract import Change, Option, Safety, applies
-from torchfix.statement_lines import LineSpan
-from torchfix.suppressions import Suppressions
+from torchfix.rewrite.statement_lines import LineSpan
+from torchfix.rewrite.suppressions import Suppressions
 
 NodeT = TypeVar("NodeT", bound=cst.CSTNode)
 
@@ -120,7 +120,7 @@ class CodemodSettings:
     python_tree: ast.Module | None = None
     # Only the changes are wanted, not the new text (`check`).
     findings_only: bool = False
-    # When the tree holds only some lines of the file (torchfix.sparse_source): the file's
+    # When the tree holds only some lines of the file (torchfix.rewrite.sparse_source): the file's
     # number of each line of the tree's code.
     line_numbers: Sequence[int] | None = None
 
@@ -145,7 +145,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
     enabled_by_default: ClassVar[bool] = True
     # Whether the codemod reads libcst nodes beyond its candidate lines (the file's quote
     # style, say). If not, `check` may give it a tree of only the statements holding its
-    # candidates (see torchfix.sparse_source).
+    # candidates (see torchfix.rewrite.sparse_source).
     reads_whole_file: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
 

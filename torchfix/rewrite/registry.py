@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from torchfix import PROJECT_URL
-from torchfix.codemod import TorchfixCodemod
+from torchfix.rewrite.codemod import TorchfixCodemod
 
 ALL_SELECTOR = "ALL"
 

@@ -25,8 +25,10 @@ import git
 from rich.table import Table
 from rich.text import Text
 
-from torchfix.config import ConfigError
-from torchfix.gitops import (
+from torchfix.engine.config import ConfigError
+from torchfix.engine.pipeline import RunOptions, run
+from torchfix.engine.runner import on_parser_stack
+from torchfix.git.gitops import (
     CommitOptions,
     CommitResult,
     GitError,
@@ -41,10 +43,8 @@ from torchfix.gitops import (
     preflight,
     push_branch,
 )
-from torchfix.gitreport import pr_body, pr_title, verify_summary
-from torchfix.pipeline import RunOptions, run
-from torchfix.runner import on_parser_stack
-from torchfix.verify_command import VerifyInterrupted, stop_all
+from torchfix.git.gitreport import pr_body, pr_title, verify_summary
+from torchfix.git.verify_command import VerifyInterrupted, stop_all
 
 DEFAULT_WORKDIR = Path("torchfix-batch")
 DEFAULT_JOBS = 4

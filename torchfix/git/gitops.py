@@ -32,13 +32,13 @@ from pathlib import Path
 
 import git
 
-from torchfix import registry
-from torchfix.engine import FileResult
-from torchfix.pipeline import RunOutcome
-from torchfix.report import counted
-from torchfix.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
-from torchfix.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify
-from torchfix.writing import WriteError, write_atomically
+from torchfix.engine.pipeline import RunOutcome
+from torchfix.engine.process import FileResult
+from torchfix.engine.writing import WriteError, write_atomically
+from torchfix.git.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
+from torchfix.git.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify
+from torchfix.output.report import counted
+from torchfix.rewrite import registry
 
 TRAILER = "Torchfix-Codemod"
 BRANCH_PREFIX = "torchfix/"

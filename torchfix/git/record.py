@@ -48,7 +48,10 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
-from torchfix.diffs import (
+from torchfix.engine.pipeline import RunOutcome
+from torchfix.engine.process import FileResult
+from torchfix.engine.writing import WriteError, replace_file, sync_folder, write_atomically
+from torchfix.git.diffs import (
     FilePatch,
     PatchFormatError,
     parse_patch,
@@ -56,10 +59,7 @@ from torchfix.diffs import (
     reverse_apply,
     unified_diff,
 )
-from torchfix.engine import FileResult
-from torchfix.pipeline import RunOutcome
-from torchfix.report import shown_path
-from torchfix.writing import WriteError, replace_file, sync_folder, write_atomically
+from torchfix.output.report import shown_path
 
 DEFAULT_RECORD_DIR = Path(".torchfix") / "runs"
 RUN_FILE = "run.json"

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torchfix import registry
+from torchfix.rewrite import registry
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -2,7 +2,7 @@
 
 The engine returns plain data and never prints or writes; sinks (writing, diffs, reports,
 git) decide what to do with a result. It knows codemods only through the contract in
-`torchfix.codemod` and the registry.
+`torchfix.rewrite.codemod` and the registry.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from typing import Any
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from torchfix import registry
-from torchfix.codemod import CodemodSettings, Focus, TorchfixCodemod
-from torchfix.discovery import is_generated
+from torchfix.engine.discovery import is_generated
 from torchfix.model.project import Project
+from torchfix.rewrite import registry
+from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies, is_codemod
-from torchfix.sparse_source import SparseSource, sparse_source
-from torchfix.statement_lines import statement_lines
-from torchfix.suppressions import MARKER, Suppressions, find_suppressions
+from torchfix.rewrite.sparse_source import SparseSource, sparse_source
+from torchfix.rewrite.statement_lines import statement_lines
+from torchfix.rewrite.suppressions import MARKER, Suppressions, find_suppressions
 
 # Messages from CPython's parser that mean "too deep", not "invalid".
 _NESTING_ERRORS = (
@@ -368,7 +368,7 @@ def _findings(
 
     Each codemod looks at the file as read and decides on CPython's tree. Codemods not yet
     moved to that contract run on libcst's tree of only the statements they named as
-    candidates (see torchfix.sparse_source), or of the whole file.
+    candidates (see torchfix.rewrite.sparse_source), or of the whole file.
     """
     decoded = _decode(data) if python_tree is not None else None
     if python_tree is None or decoded is None:

@@ -12,15 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from torchfix import registry
-from torchfix.cache import ResultCache
-from torchfix.config import Config, ConfigError, find_config, load_config
-from torchfix.diffs import git_root
-from torchfix.discovery import Discovery, SourceFile, discover
-from torchfix.engine import EngineSettings, FileResult
+from torchfix.engine.cache import ResultCache
+from torchfix.engine.config import Config, ConfigError, find_config, load_config
+from torchfix.engine.discovery import Discovery, SourceFile, discover
+from torchfix.engine.process import EngineSettings, FileResult
+from torchfix.engine.runner import run_files
+from torchfix.git.diffs import git_root
 from torchfix.model.project import Project
-from torchfix.runner import run_files
-from torchfix.suppressions import MARKER, unknown_names
+from torchfix.rewrite import registry
+from torchfix.rewrite.suppressions import MARKER, unknown_names
 
 
 @dataclass(frozen=True)

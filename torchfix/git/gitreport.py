@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from torchfix import __version__
-from torchfix.gitops import (
+from torchfix.git.gitops import (
     TRAILER,
     BuiltCommit,
     CommitResult,
@@ -17,8 +17,8 @@ from torchfix.gitops import (
     codemod_summary,
     parse_trailers,
 )
-from torchfix.report import counted, shown_path
-from torchfix.verify_command import VerifyRun, VerifySpec
+from torchfix.git.verify_command import VerifyRun, VerifySpec
+from torchfix.output.report import counted, shown_path
 
 # GitHub refuses descriptions longer than 65536 characters.
 MAX_PR_BODY = 60_000

@@ -14,9 +14,15 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from torchfix.cache import ResultCache
-from torchfix.discovery import SourceFile
-from torchfix.engine import EngineSettings, FileError, FileResult, process_bytes, read_source
+from torchfix.engine.cache import ResultCache
+from torchfix.engine.discovery import SourceFile
+from torchfix.engine.process import (
+    EngineSettings,
+    FileError,
+    FileResult,
+    process_bytes,
+    read_source,
+)
 from torchfix.model.project import Project
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024

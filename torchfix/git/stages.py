@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from torchfix.codemod import Change
-from torchfix.engine import EngineSettings, FileResult, process_source
-from torchfix.runner import on_parser_stack
+from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.engine.runner import on_parser_stack
+from torchfix.rewrite.codemod import Change
 
 
 @dataclass(frozen=True)

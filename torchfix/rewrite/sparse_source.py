@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from torchfix.statement_lines import LineSpan
+from torchfix.rewrite.statement_lines import LineSpan
 
 
 @dataclass(frozen=True)

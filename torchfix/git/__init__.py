@@ -1,0 +1,1 @@
+"""Git-ready output: diffs, patches, commits, batch migrations, run records and undo."""
