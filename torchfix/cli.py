@@ -709,6 +709,14 @@ def explain(name: Annotated[str, typer.Argument(help="A codemod name.")]) -> Non
 
 
 @app.command()
+def server() -> None:
+    """Run the language server over stdio (for editors: diagnostics and quick fixes)."""
+    from torchfix.server.lsp import serve
+
+    serve()
+
+
+@app.command()
 def selftest(
     select: SelectOpt = None,
     gpu: Annotated[

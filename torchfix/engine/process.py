@@ -51,6 +51,9 @@ class EngineSettings:
     # False for `check`: only the changes are wanted, not the new text. Each codemod then
     # runs on the file as read, and the output is neither generated nor verified.
     produce_output: bool = True
+    # Make only these of the applicable changes, named by (codemod, line, column) in the
+    # file as read: one quick fix in an editor. None: every applicable change.
+    only: frozenset[tuple[str, int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -267,7 +270,8 @@ def _rewrite(
             FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
                       "start of a line?), so it is left unchanged")
         )
-    _verify_idempotent(current, path, codemods, settings, suppressions, project)
+    if settings.only is None:  # a chosen few changes leave the others still to make
+        _verify_idempotent(current, path, codemods, settings, suppressions, project)
     return FileResult(
         path,
         tuple(changes),
@@ -323,7 +327,8 @@ def _decide_and_edit(
 ) -> tuple[str | None, list[Change]]:
     """(the new text, or None if nothing is to change; the changes recorded)."""
     file, decided = _decide(codemod, source, path, settings, suppressions, project)
-    applied = [finding for finding, change in decided if change.applied]
+    applied = [finding for finding, change in decided if change.applied and (
+        settings.only is None or (change.codemod, change.line, change.column) in settings.only)]
     changes = [change for _, change in decided]
     if not applied or file is None:
         return None, changes
