@@ -32,6 +32,8 @@ from torchfix.batch import (
     read_targets,
     run_batch,
 )
+from torchfix.batch_executors import LocalExecutor
+from torchfix.batch_report import JsonLinesReport
 from torchfix.config import ConfigError, find_config, load_config
 from torchfix.diffs import patch_path, unified_diff
 from torchfix.engine import FileResult
@@ -748,6 +750,17 @@ def batch(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Repositories processed at once.")
     ] = DEFAULT_JOBS,
+    max_pushes_per_minute: Annotated[
+        float | None,
+        typer.Option("--max-pushes-per-minute", min=0.01, metavar="N", help="Push (and open "
+                     "pull requests for) at most N repositories a minute, evenly spaced.",
+                     show_default=False),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", metavar="FILE", help="Write each repository's outcome to "
+                     "FILE as a JSON line as soon as it finishes.", show_default=False),
+    ] = None,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     unsafe_fixes: UnsafeOpt = None,
@@ -766,6 +779,8 @@ def batch(
     """
     if open_pr and push is None:
         _usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")
+    if max_pushes_per_minute is not None and push is None:
+        _usage_error("--max-pushes-per-minute needs --push REMOTE")
     commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
                                      verify_shell, verify_timeout)
     run_options = _options(select, ignore, exclude, unsafe_fixes, include_generated,
@@ -781,17 +796,31 @@ def batch(
         stderr.print("torchfix: gh not found on PATH: pull requests will not be opened; "
                      "their bodies are left in the PR folder", markup=False)
 
-    def done(outcome: RepoOutcome) -> None:
-        if not quiet:
-            where = f" on {outcome.branch}" if outcome.branch else ""
-            first = f": {outcome.details[0]}" if outcome.details else ""
-            stderr.print(f"{outcome.name}: {outcome.status}{where}{first}", markup=False)
+    with contextlib.ExitStack() as stack:
+        try:
+            journal = stack.enter_context(JsonLinesReport(report)) if report else None
+        except OSError as exc:
+            _usage_error(f"cannot write {report}: {exc.strerror or exc}")
+        finished = 0
 
-    outcomes = run_batch(
-        chosen,
-        BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs),
-        on_done=done,
-    )
+        def done(outcome: RepoOutcome) -> None:
+            nonlocal finished
+            finished += 1
+            if journal is not None:
+                journal.write(outcome)
+            if not quiet:
+                where = f" on {outcome.branch}" if outcome.branch else ""
+                first = f": {outcome.details[0]}" if outcome.details else ""
+                stderr.print(f"[{finished}/{len(chosen)}] {outcome.name}: "
+                             f"{outcome.status}{where}{first}", markup=False)
+
+        outcomes = run_batch(
+            chosen,
+            BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs,
+                         max_pushes_per_minute),
+            on_done=done,
+            executor=LocalExecutor(jobs),
+        )
     if output_format is OutputFormat.json:
         stdout.out(json.dumps({"repositories": [o.as_dict() for o in outcomes]}, indent=2),
                    highlight=False)
