@@ -1,16 +1,21 @@
-"""`torchfix batch` on the driver: progress, `--report` and the push pace."""
+"""`torchfix batch` options that need no Ray cluster: progress, `--report`, the push pace,
+and the one-line error for `--executor ray` without Ray installed."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from git_helpers import STRICT_FILES, git, isolate_git, make_bare_remote, make_repo, torchfix
 
 from torchfix import batch
+from torchfix.batch_executors import _ray_task
+from torchfix.gitops import CommitOptions
+from torchfix.pipeline import RunOptions
 from torchfix.rate_limit import TokenBucket
 
 BRANCH = "torchfix/strict-load-state-dict"
@@ -111,12 +116,43 @@ def test_report_is_replaced_by_the_next_run(tmp_path: Path) -> None:
     assert json.loads(line)["repository"] == "project"
 
 
-def test_batch_executor_usage_errors(tmp_path: Path) -> None:
+def test_batch_executor_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (target,) = _remotes(tmp_path, "project")
     for args, message in [
         (["--max-pushes-per-minute", "10"], "--max-pushes-per-minute needs --push REMOTE"),
+        (["--ray-num-cpus", "2"], "--ray-address and --ray-num-cpus need --executor ray"),
         (["--report", str(tmp_path / "no" / "such" / "dir" / "r.jsonl")], "cannot write"),
     ]:
         result = torchfix("batch", target, *args, cwd=tmp_path)
         assert result.exit_code == 2, (args, result.stderr)
         assert result.stderr.count("\n") == 1 and message in result.stderr, args
+
+    # Without Ray installed (None in sys.modules makes `import ray` fail).
+    monkeypatch.setitem(sys.modules, "ray", None)
+    report = tmp_path / "last-campaign.jsonl"
+    report.write_text('{"repository": "kept"}\n')
+    result = torchfix("batch", target, "--executor", "ray", "--report", str(report),
+                      cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr == ('torchfix: error: --executor ray needs Ray, an optional extra: '
+                             'pip install "torchfix-codemods[ray]"\n')
+    assert not (tmp_path / "torchfix-batch").exists()  # nothing was started
+    assert report.read_text() == '{"repository": "kept"}\n'
+
+
+def test_work_on_a_filesystem_the_driver_does_not_share_is_an_error(tmp_path: Path) -> None:
+    # A Ray task on a node without the driver's folder: the task reports it, not Ray.
+    (target,) = batch.read_targets([str(tmp_path / "project.git")], None)
+    options = batch.BatchOptions(RunOptions(), CommitOptions(), push="origin")
+    prepared = _ray_task(target, (options, options.run), str(tmp_path / "not-here"))
+    assert prepared.outcome.status == "error" and prepared.driver is None
+    assert prepared.outcome.details[0].startswith(
+        f"the driver's folder {tmp_path / 'not-here'} is not on this Ray worker's filesystem")
+    # A clone the worker made where the driver cannot see it: the push says why.
+    steps = batch.DriverSteps(tmp_path / "elsewhere", BRANCH, "0" * 40, True, None)
+    outcome = batch.finish_target(batch.Prepared(batch.RepoOutcome("project", "changed"),
+                                                 steps), options, None, None)
+    assert outcome.status == "error" and not outcome.ok
+    assert outcome.details == [f"{tmp_path / 'elsewhere'} is not visible on the driver, which "
+                               "pushes: put --workdir on a filesystem the driver and the "
+                               "workers share"]
