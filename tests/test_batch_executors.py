@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -138,6 +139,19 @@ def test_batch_executor_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyP
                              'pip install "torchfix-codemods[ray]"\n')
     assert not (tmp_path / "torchfix-batch").exists()  # nothing was started
     assert report.read_text() == '{"repository": "kept"}\n'
+
+
+def test_a_ray_address_nobody_answers_at_is_a_one_line_error(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="ray is not installed (it is in the test extra)")
+    with socket.socket() as closed:  # a port that was free a moment ago
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    (target,) = _remotes(tmp_path, "project")
+    result = torchfix("batch", target, "--executor", "ray", "--ray-address",
+                      f"127.0.0.1:{port}", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr == (f"torchfix: error: cannot reach a Ray cluster at 127.0.0.1:{port}: "
+                             "Connection refused\n")
 
 
 def test_work_on_a_filesystem_the_driver_does_not_share_is_an_error(tmp_path: Path) -> None:

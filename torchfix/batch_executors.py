@@ -12,6 +12,8 @@ import contextlib
 import itertools
 import logging
 import os
+import re
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -36,6 +38,7 @@ RAY_EXTRA = 'pip install "torchfix-codemods[ray]"'
 # A worker that dies mid-repository (killed, out of memory, its node lost) is retried
 # once; an exception inside the task is not retried, it is that repository's outcome.
 RAY_MAX_RETRIES = 1
+CONNECT_TIMEOUT_SECONDS = 10
 # Test-only: a folder of fault plans for the test suite (tests/test_batch_ray.py). The
 # file named after a repository lists one fault per attempt: `exit-before` or
 # `exit-after` kill the worker before or after the repository's work, `raise` raises
@@ -125,6 +128,11 @@ class RayExecutor(BatchExecutor):
         self._ray = ray
         if not ray.is_initialized():
             where = self.address or os.environ.get("RAY_ADDRESS")
+            # ray.init retries an address nobody answers at for many minutes: ask first.
+            reason = _unreachable(where) if where else None
+            if reason is not None:
+                self.__exit__(None, None, None)
+                raise ExecutorError(f"cannot reach a Ray cluster at {where}: {reason}")
             try:
                 # No runtime_env: workers import the installed torchfix and read the
                 # repositories where the driver sees them.
@@ -205,6 +213,20 @@ def _result(ray: ModuleType, ref: Any, target: Target) -> Prepared:
         assert isinstance(prepared, Prepared)
         return prepared
     return Prepared(failed_outcome(target, reason))
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing accepts connections at a `host:port` (or `ray://host:port`) address;
+    None when something does, or for addresses Ray resolves itself (`auto`, `local`)."""
+    match = re.fullmatch(r"(?:ray://)?\[?([^\s\[\]/]+?)\]?:(\d+)/?", address.strip())
+    if match is None:
+        return None
+    try:
+        with socket.create_connection((match.group(1), int(match.group(2))),
+                                      timeout=CONNECT_TIMEOUT_SECONDS):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
 
 
 def _first_line(exc: BaseException) -> str:
