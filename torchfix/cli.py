@@ -36,6 +36,8 @@ from torchfix.git.batch import (
     read_targets,
     run_batch,
 )
+from torchfix.git.batch_executors import BatchExecutor, ExecutorError, LocalExecutor, RayExecutor
+from torchfix.git.batch_report import JsonLinesReport
 from torchfix.git.diffs import patch_path, unified_diff
 from torchfix.git.gitops import (
     CommitOptions,
@@ -829,6 +831,11 @@ def _git_error(exc: GitError) -> NoReturn:
     raise typer.Exit(EXIT_USAGE if exc.usage else EXIT_FINDINGS)
 
 
+class Executor(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
 @app.command()
 def batch(
     targets: Annotated[
@@ -868,8 +875,33 @@ def batch(
     ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, metavar="N",
-                          help="Repositories processed at once.")
+                          help="Repositories processed at once (--executor local).")
     ] = DEFAULT_JOBS,
+    executor: Annotated[
+        Executor, typer.Option("--executor", help="Run each repository on a local thread, "
+                               "or as a task on a Ray cluster (needs torchfix-codemods[ray]).")
+    ] = Executor.local,
+    ray_address: Annotated[
+        str | None,
+        typer.Option("--ray-address", metavar="ADDRESS", help="Join this Ray cluster "
+                     "(default: RAY_ADDRESS, else start a local one).", show_default=False),
+    ] = None,
+    ray_num_cpus: Annotated[
+        float | None,
+        typer.Option("--ray-num-cpus", min=0.01, metavar="N", help="CPUs each repository's "
+                     "Ray task asks for (default: 1).", show_default=False),
+    ] = None,
+    max_pushes_per_minute: Annotated[
+        float | None,
+        typer.Option("--max-pushes-per-minute", min=0.01, metavar="N", help="Push (and open "
+                     "pull requests for) at most N repositories a minute, evenly spaced.",
+                     show_default=False),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", metavar="FILE", help="Write each repository's outcome to "
+                     "FILE as a JSON line as soon as it finishes.", show_default=False),
+    ] = None,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     unsafe_fixes: UnsafeOpt = None,
@@ -890,6 +922,10 @@ def batch(
     """
     if open_pr and push is None:
         _usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")
+    if max_pushes_per_minute is not None and push is None:
+        _usage_error("--max-pushes-per-minute needs --push REMOTE")
+    if executor is Executor.local and (ray_address is not None or ray_num_cpus is not None):
+        _usage_error("--ray-address and --ray-num-cpus need --executor ray")
     commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
                                      verify_shell, verify_timeout)
     run_options = _options(select, ignore, exclude, unsafe_fixes, include_generated,
@@ -905,17 +941,38 @@ def batch(
         stderr.print("torchfix: gh not found on PATH: pull requests will not be opened; "
                      "their bodies are left in the PR folder", markup=False)
 
-    def done(outcome: RepoOutcome) -> None:
-        if not quiet:
-            where = f" on {outcome.branch}" if outcome.branch else ""
-            first = f": {outcome.details[0]}" if outcome.details else ""
-            stderr.print(f"{outcome.name}: {outcome.status}{where}{first}", markup=False)
+    with contextlib.ExitStack() as stack:
+        chosen_executor: BatchExecutor = (
+            RayExecutor(ray_address, ray_num_cpus or 1.0) if executor is Executor.ray
+            else LocalExecutor(jobs))
+        try:
+            stack.enter_context(chosen_executor)
+            # After the executor: a cluster that cannot start must not cost the last report.
+            journal = stack.enter_context(JsonLinesReport(report)) if report else None
+        except ExecutorError as exc:
+            _usage_error(str(exc))
+        except OSError as exc:
+            _usage_error(f"cannot write {report}: {exc.strerror or exc}")
+        finished = 0
 
-    outcomes = run_batch(
-        chosen,
-        BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs),
-        on_done=done,
-    )
+        def done(outcome: RepoOutcome) -> None:
+            nonlocal finished
+            finished += 1
+            if journal is not None:
+                journal.write(outcome)
+            if not quiet:
+                where = f" on {outcome.branch}" if outcome.branch else ""
+                first = f": {outcome.details[0]}" if outcome.details else ""
+                stderr.print(f"[{finished}/{len(chosen)}] {outcome.name}: "
+                             f"{outcome.status}{where}{first}", markup=False)
+
+        outcomes = run_batch(
+            chosen,
+            BatchOptions(run_options, commit_options, workdir, push, pr_dir, open_pr, jobs,
+                         max_pushes_per_minute),
+            on_done=done,
+            executor=chosen_executor,
+        )
     if output_format is BatchFormat.json:
         stdout.out(json.dumps({"repositories": [o.as_dict() for o in outcomes]}, indent=2),
                    highlight=False)
