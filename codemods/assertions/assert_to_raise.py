@@ -379,26 +379,33 @@ class _Decider:
         if not function.public:
             owner = f"{function.owner.name}." if function.owner is not None else ""
             return f"{owner}{function.name}() is private: its checks are internal invariants"
-        inputs, computed = self._names_read(node, function)
+        inputs, defaulted, computed = self._names_read(node, function)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))
             return f"reads {names}, computed in the function: an internal invariant"
-        if not inputs:
+        if not inputs and not defaulted:
             return "reads no parameter of the function: an internal invariant"
-        narrowed = self._narrowed_attribute(node)
-        if narrowed is not None:
-            return (f"a check on `{narrowed}` with no message, as written to narrow its type: "
-                    "state handed in, more likely than user input")
+        narrowed = self._narrowed_subject(node)
+        if isinstance(narrowed, ast.Attribute):
+            return (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
+                    "narrow its type: state handed in, more likely than user input")
+        if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
+            return (f"a check on `{narrowed.id}` with no message, after giving it a default: "
+                    "written to narrow its type, not to check input")
         if _reads_tensor_values(node.test):
             return ("checks tensor values: the raise keeps a device sync that -O removed and "
                     "breaks the torch.compile graph")
         return None
 
-    def _names_read(self, node: ast.Assert, function: _Function) -> tuple[set[str], set[str]]:
-        """(parameters the condition reads as passed in, local names it reads)."""
+    def _names_read(
+        self, node: ast.Assert, function: _Function
+    ) -> tuple[set[str], set[str], set[str]]:
+        """(parameters the condition reads as passed in, parameters it reads that may hold
+        the default the function gave them, other local names it reads)."""
         scope = function.scope
         self_parameter = self._self_parameter(function)
         inputs: set[str] = set()
+        defaulted: set[str] = set()
         computed: set[str] = set()
         for name in _loads(node.test):
             if name.id in scope.global_names or name.id in scope.nonlocal_names:
@@ -411,26 +418,27 @@ class _Decider:
                 if function.name in POST_INIT_METHODS:
                     inputs.add(name.id)  # the fields the constructor just stored
                 continue
-            if self._is_input(name.id, bindings, node, function):
-                inputs.add(name.id)
-            else:
-                computed.add(name.id)
-        return inputs, computed
+            {"input": inputs, "defaulted": defaulted, "computed": computed}[
+                self._parameter_state(bindings, node, function)].add(name.id)
+        return inputs, defaulted, computed
 
-    def _is_input(self, name: str, bindings: list[Binding], node: ast.Assert,
-                  function: _Function) -> bool:
-        """Whether `name` is a parameter still holding what the caller passed (or its
-        default) where the assert reads it."""
+    def _parameter_state(self, bindings: list[Binding], node: ast.Assert,
+                         function: _Function) -> str:
+        """"input": a parameter still holding what the caller passed where the assert
+        reads it; "defaulted": that, or the default the body gave it; else "computed"."""
         if not any(b.kind is BindingKind.PARAMETER for b in bindings):
-            return False
+            return "computed"
         position = (node.lineno, node.col_offset)
         loops = self._loops(node, function)
-        return not any(
-            binding.kind is not BindingKind.PARAMETER
-            and (binding.position < position or self._loops(binding, function) & loops)
-            and not self._gives_default(binding, function)
-            for binding in bindings
-        )
+        state = "input"
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAMETER or not (
+                    binding.position < position or self._loops(binding, function) & loops):
+                continue
+            if not self._gives_default(binding, node, function):
+                return "computed"
+            state = "defaulted"
+        return state
 
     def _loops(self, node: ast.Assert | Binding, function: _Function) -> set[int]:
         """The loops of the function around the assert, or around (or binding) a name."""
@@ -445,10 +453,11 @@ class _Decider:
                 found.add(id(ancestor))
         return found
 
-    def _gives_default(self, binding: Binding, function: _Function) -> bool:
+    def _gives_default(self, binding: Binding, node: ast.Assert, function: _Function) -> bool:
         """`if config is None: config = DefaultConfig()`: the parameter's default, given
         in the body (the assignment directly in the `if`, the default reading no local
-        variable but parameters that are never reassigned)."""
+        variable but parameters that are never reassigned), and the assert is not in that
+        `if` (where it would check the default, not the input)."""
         statement = binding.statement
         if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
                 or binding.value is None):
@@ -462,6 +471,8 @@ class _Decider:
         if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
                 and _tests_missing(guard.test, binding.name)):
             return False
+        if any(ancestor is guard for ancestor in self.model.ancestors(node)):
+            return False
         for name in _loads(binding.value):
             found = self.model.bindings(name)
             if (found and found[0].scope is function.scope
@@ -471,7 +482,7 @@ class _Decider:
 
     def _self_parameter(self, function: _Function) -> str | None:
         if function.owner is None or any(
-            self.model.qualified_name(d) == "builtins.staticmethod"
+            self._builtin(d) == "builtins.staticmethod"
             for d in function.node.decorator_list
         ):
             return None
@@ -484,11 +495,10 @@ class _Decider:
             return self._is_type_check(test.operand)
         if isinstance(test, ast.BoolOp):
             return all(self._is_type_check(value) for value in test.values)
-        return (isinstance(test, ast.Call)
-                and self.model.qualified_name(test.func) in TYPE_CHECK_FUNCTIONS)
+        return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
 
-    def _narrowed_attribute(self, node: ast.Assert) -> str | None:
-        """`x.y` in a message-less `assert x.y`, `x.y is not None`, `isinstance(x.y, T)`, ..."""
+    def _narrowed_subject(self, node: ast.Assert) -> ast.expr | None:
+        """`x` in a message-less `assert x`, `x is not None`, `isinstance(x, T)`, ..."""
         if node.msg is not None:
             return None
         test = node.test
@@ -503,15 +513,21 @@ class _Decider:
             subject = test.left
         elif (
             isinstance(test, ast.Call)
-            and self.model.qualified_name(test.func) in NARROWING_FUNCTIONS
+            and self._builtin(test.func) in NARROWING_FUNCTIONS
             and test.args
         ):
             subject = test.args[0]
-        elif isinstance(test, ast.Attribute):
+        elif isinstance(test, (ast.Attribute, ast.Name)):
             subject = test  # `assert algo.impl`: an Optional attribute is set
-        if isinstance(subject, ast.Attribute):
-            return ast.unparse(subject)
-        return None
+        return subject
+
+    def _builtin(self, func: ast.expr) -> str | None:
+        """"builtins.<name>" for a builtin the code calls: also where a star import
+        could, in theory, rebind it (nobody's star import exports `isinstance`)."""
+        qualified = self.model.qualified_name(func)
+        if qualified is None and isinstance(func, ast.Name) and not self.model.bindings(func):
+            return f"builtins.{func.id}"
+        return qualified
 
 
 def _scopes_from(scope: Scope | None) -> Iterator[Scope]:
