@@ -194,3 +194,33 @@ def test_expectations_without_a_pattern_cover_every_assert_of_the_function(
     })
     assert {line for line, (safety, _) in found.items() if safety == "manual"} == {12, 13}
     assert found[7][0] == "safe"
+
+
+def test_what_the_defaulting_if_itself_checks_is_the_default(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        def aggregate(name=None, model=None):
+            if name is None:
+                name = new_name()
+                assert name not in AGGREGATORS, "name clash"
+            else:
+                assert name != "default", "reserved name"
+            if model is None:
+                model = DEFAULT_MODEL
+            assert model is not None
+            assert model, "a model is needed"
+        """})
+    assert found[5][0] == "unsafe" and "computed in the function" in found[5][1]
+    assert found[7][0] == "safe"  # the `else` holds what the caller passed
+    # written for the type checker: the default it was just given is not None
+    assert found[10][0] == "unsafe" and "narrow its type" in found[10][1]
+    assert found[11][0] == "safe"
+
+
+def test_builtins_stay_builtins_under_star_imports(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        from .layers import *
+
+        def create(norm_layer):
+            assert isinstance(norm_layer, (type, str)), "norm_layer must be a class or name"
+        """})
+    assert found[5] == ("safe", "assert is stripped by python -O: raise TypeError instead")

@@ -130,24 +130,28 @@ class AssertToRaise(Codemod):
     condition reads a parameter (or an attribute of one, like `config.gamma`; `self.x` in
     `__post_init__`) that has not been reassigned before the assert, and reads no other
     local variable. Giving a parameter its default (`if config is None: config =
-    DefaultConfig()`, or `if not config:`) does not count as reassigning it: the value
-    is still the caller's, or the documented default. Everything else is a runtime
-    invariant of the library itself (state on `self`, values computed in the function,
-    asserts at module level or in a class body, in private functions, methods of private
-    classes, nested functions) and is **unsafe**, as are: `assert False` (it becomes
-    `raise AssertionError(...)`: the same exception, no longer stripped by `-O`);
-    message-less checks of a parameter's attribute (`assert trainer.max_epochs is not
-    None`, `assert algo.impl`: written to narrow a type for mypy, about state handed in
-    rather than user input); conditions on tensor values (`.all()`, `.item()`,
-    `torch.isfinite`, ...: the rewrite keeps a device sync that `-O` removed and breaks
-    the `torch.compile` graph where the assert did not); and every assert in a file that
-    catches `AssertionError` somewhere.
+    DefaultConfig()`, or `if not config:`, the default reading no other local variable)
+    does not count as reassigning it: the value is still the caller's, or the default.
+    An assert inside that `if` checks the default, not the input, and a message-less
+    `assert config is not None` after it narrows the default's type: both are unsafe.
+
+    Everything else is a runtime invariant of the library itself (state on `self`, values
+    computed in the function, asserts at module level or in a class body, in private
+    functions, methods of private classes, nested functions) and is **unsafe**, as are:
+    `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
+    stripped by `-O`); message-less checks of a parameter's attribute (`assert
+    trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
+    mypy, about state handed in rather than user input); conditions on tensor values
+    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
+    removed and breaks the `torch.compile` graph where the assert did not); and every
+    assert in a file that catches `AssertionError` somewhere.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
     same file calls, in a function whose docstring (or, for `__init__`, whose class's
     docstring) says it raises `AssertionError`, and an assert that a test of the
     repository expects: `pytest.raises(AssertionError)` or `assertRaises(AssertionError)`
+    (in any test file under the project root: the git root, else the folder checked)
     around a call of its function (of its class, for `__init__` and `__post_init__`),
     when the test's `match=` pattern, if any, fits the assert's message (an f-string by
     its literal parts; a message that is not a literal always fits). The finding names
@@ -471,7 +475,7 @@ class _Decider:
         if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
                 and _tests_missing(guard.test, binding.name)):
             return False
-        if any(ancestor is guard for ancestor in self.model.ancestors(node)):
+        if _in_body_of(self.model, node, guard):
             return False
         for name in _loads(binding.value):
             found = self.model.bindings(name)
@@ -534,6 +538,16 @@ def _scopes_from(scope: Scope | None) -> Iterator[Scope]:
     while scope is not None:
         yield scope
         scope = scope.parent
+
+
+def _in_body_of(model: SemanticModel, node: ast.AST, statement: ast.If) -> bool:
+    """Whether `node` is in the body (not the `else`) of `statement`."""
+    child = node
+    for ancestor in model.ancestors(node):
+        if ancestor is statement:
+            return any(child is s for s in statement.body)
+        child = ancestor
+    return False
 
 
 def _loads(expression: ast.expr) -> Iterator[ast.Name]:

@@ -3,6 +3,7 @@ from dataclasses import dataclass
 import torch
 
 DEFAULT_GAMMA = 0.99
+AGGREGATORS = {}
 
 
 @dataclass
@@ -47,3 +48,24 @@ def scale_rewards(rewards, scale=None):
         scale = scale + 1e-8
     assert scale > 0, "reward scale must be positive"
     return rewards / scale
+
+
+class Aggregator:
+    def __init__(self, model=None):
+        self.model = model
+
+    def forward(self, batch, model=None):
+        if model is None:
+            model = self.model
+        assert model is not None
+        return model(batch)
+
+
+def aggregate(name=None):
+    if name is None:
+        name = new_name()
+        assert name not in AGGREGATORS
+    else:
+        if name == "default":
+            raise ValueError("the default aggregator cannot be named")
+    return AGGREGATORS.setdefault(name, [])
