@@ -304,34 +304,27 @@ class _Decider:
 
     def _never_checked(self, node: ast.Assert) -> bool:
         """Under `if TYPE_CHECKING:` (never runs) or `if __debug__:` (gone with -O too)."""
-        if self.model.in_type_checking_block(node):
-            return True
-        child: ast.AST = node
-        for ancestor in self.model.ancestors(node):
-            if isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body):
-                test = ancestor.test
-                if isinstance(test, ast.Name) and test.id in ("__debug__", "TYPE_CHECKING"):
-                    return True  # __debug__, or a TYPE_CHECKING flag of the project's own
-            child = ancestor
-        return False
+        # `__debug__`, or a TYPE_CHECKING flag of the project's own
+        return self.model.in_type_checking_block(node) or any(
+            isinstance(block, ast.If) and isinstance(block.test, ast.Name)
+            and block.test.id in ("__debug__", "TYPE_CHECKING")
+            for block in _bodies_around(self.model, node))
 
-    def _catching_tries(self, node: ast.Assert) -> Iterator[ast.AST]:
-        """The `try`s of the same function (or module) whose body holds the assert and
-        whose handlers catch AssertionError."""
-        child: ast.AST = node
-        for ancestor in self.model.ancestors(node):
-            if isinstance(ancestor, _FUNCTIONS):
-                return
-            if (isinstance(ancestor, _TRIES) and _catches_assertion_error(ancestor)
-                    and any(child is s for s in ancestor.body)):  # type: ignore[attr-defined]
-                yield ancestor
-            child = ancestor
+    def _in_catching_try(self, node: ast.Assert) -> bool:
+        """In the body of a `try` of the same function (or module) whose handlers catch
+        AssertionError."""
+        for block in _bodies_around(self.model, node):
+            if isinstance(block, _FUNCTIONS):
+                return False
+            if isinstance(block, _TRIES) and _catches_assertion_error(block):
+                return True
+        return False
 
     # -- what relies on the AssertionError -----------------------------------------------
 
     def _reliance(self, node: ast.Assert, function: _Function | None) -> str | None:
         """Why code relies on the assert raising AssertionError; None if nothing does."""
-        if next(self._catching_tries(node), None) is not None:
+        if self._in_catching_try(node):
             return ("a handler around it catches AssertionError, which a raise would bypass: "
                     "raise what the handler expects, or catch the new error")
         if function is None:
@@ -475,7 +468,7 @@ class _Decider:
         if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
                 and _tests_missing(guard.test, binding.name)):
             return False
-        if _in_body_of(self.model, node, guard):
+        if any(block is guard for block in _bodies_around(self.model, node)):
             return False
         for name in _loads(binding.value):
             found = self.model.bindings(name)
@@ -540,14 +533,15 @@ def _scopes_from(scope: Scope | None) -> Iterator[Scope]:
         scope = scope.parent
 
 
-def _in_body_of(model: SemanticModel, node: ast.AST, statement: ast.If) -> bool:
-    """Whether `node` is in the body (not the `else`) of `statement`."""
+def _bodies_around(model: SemanticModel, node: ast.AST) -> Iterator[ast.AST]:
+    """The statements whose `body` (not `else`, handlers or `finally`) holds `node`,
+    innermost first."""
     child = node
     for ancestor in model.ancestors(node):
-        if ancestor is statement:
-            return any(child is s for s in statement.body)
+        body = getattr(ancestor, "body", None)
+        if isinstance(body, list) and any(child is statement for statement in body):
+            yield ancestor
         child = ancestor
-    return False
 
 
 def _loads(expression: ast.expr) -> Iterator[ast.Name]:
