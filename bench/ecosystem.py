@@ -21,8 +21,10 @@ import ast
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -36,18 +38,32 @@ from torchfix.engine.pipeline import RunOptions, run
 from torchfix.engine.process import EngineSettings, process_source
 from torchfix.engine.runner import on_parser_stack
 from torchfix.git.diffs import unified_diff
+from torchfix.model.project import Project
 from torchfix.rewrite import registry
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
-    """Run in a child process: rewrite the project in memory and check every output."""
+def check_project(name: str, source: Path, out: Path) -> dict[str, object]:
+    """Run in a child process: rewrite the project in memory and check every output.
+
+    The project is copied out of `.corpus/` first: inside this repository it would take
+    torchfix's own git root as its project root, and read this repository's metadata
+    and tests as its own.
+    """
+    with tempfile.TemporaryDirectory(prefix="torchfix-ecosystem-") as temp:
+        folder = Path(temp) / name
+        shutil.copytree(source, folder, symlinks=True)
+        return _check_copy(name, folder, out)
+
+
+def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
     options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
     started = time.perf_counter()
     outcome = run([folder], options)
     seconds = time.perf_counter() - started
     again_settings = EngineSettings(codemods=outcome.settings.codemods, unsafe_fixes=True)
+    project = Project(outcome.root)
 
     changes: Counter[str] = Counter()
     crashes: list[str] = []
@@ -76,7 +92,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         except Exception as exc:
             unparsable.append(f"{relative}: {type(exc).__name__}: {exc}")
             continue
-        second = process_source(new, result.path, again_settings)
+        second = process_source(new, result.path, again_settings, project)
         if second.output is not None or (second.error and second.error.internal):
             unstable.append(relative)
 
@@ -85,7 +101,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     peak_rss_mb = max(resource.getrusage(who).ru_maxrss
                       for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     checked_seconds = time.perf_counter()
-    disagreements = check_against_apply(folder, [result.path for result in outcome.results])
+    disagreements = check_against_apply(folder, [result.path for result in outcome.results],
+                                        project)
     checked_seconds = time.perf_counter() - checked_seconds
     return {
         "project": name,
@@ -104,7 +121,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     }
 
 
-def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
+def check_against_apply(folder: Path, paths: list[Path], project: Project) -> list[str]:
     """Where `check` reports other changes than `apply` makes, codemod by codemod.
 
     `check` takes shortcuts `apply` cannot (a partial libcst parse, findings read off
@@ -123,8 +140,8 @@ def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
             applied = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True)
             checked = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True,
                                      produce_output=False)
-            by_apply = on_parser_stack(process_source, data, path, applied)
-            by_check = on_parser_stack(process_source, data, path, checked)
+            by_apply = on_parser_stack(process_source, data, path, applied, project)
+            by_check = on_parser_stack(process_source, data, path, checked, project)
             if by_apply.changes != by_check.changes or (
                 (by_apply.error is None) != (by_check.error is None)
             ):
