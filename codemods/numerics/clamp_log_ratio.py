@@ -174,10 +174,11 @@ class ClampFix:
     open_call: bool = False
     indent: str = ""
     unit: str = "    "
-    # `X.exp()` too long for its line: the value of the assignment or return holding it,
-    # to put in parentheses on lines of its own (`ratio = (` ... `)`), and whether to
-    # split that chain of calls before each `.` (`fluent`), as black does.
-    wrap: ast.expr | None = None
+    # `X.exp()` too long for its line: the chain of calls holding it (`(...).exp().float()`)
+    # to lay out again: put in parentheses on lines of its own (`ratio = (` ... `)`), and
+    # split before each `.` (`fluent`), lines at `indent` (plus `unit` in new parentheses).
+    chain: ast.expr | None = None
+    parenthesize: bool = False
     fluent: bool = False
 
 
@@ -217,8 +218,10 @@ class ClampLogRatio(Codemod):
     project's ruff or black `line-length`, else 88), it is laid out the way black would:
     the clamp on a line of its own inside `torch.exp(`, then its arguments on their own
     line, then one argument a line; an assignment or `return` of `X.clamp(...).exp()`
-    in parentheses, split before each `.` if still too long. The code around the `exp`
-    call keeps its layout, and a line with a pragma comment (`# type: ignore`) stays one.
+    in parentheses, split before each `.` if still too long (a chain alone in its
+    parentheses already: split before each `.`). The code around the `exp` call keeps
+    its layout, and a line with a pragma comment (`# type: ignore`) stays one line, as
+    black keeps it: mypy reads a `# type: ignore` on its own line only.
 
     ## Fix safety
     The fix is **safe** when `X` is a difference of two log-probabilities: both operands
@@ -714,31 +717,40 @@ class _Decider:
                         unit=unit)
 
     def _method_fix(self, call: ast.Call, bound: float) -> ClampFix:
-        """`X.clamp(-B, B).exp()`; where that makes its line too long and the chain is the
-        value of an assignment or a return, the value goes in parentheses on lines of its
-        own, split before each `.` if it is still too long there."""
+        """`X.clamp(-B, B).exp()`. Where that makes its line too long, the chain of calls
+        holding it is laid out as black would: the value of an assignment or a return goes
+        in parentheses on lines of its own, split before each `.` if still too long; a
+        chain alone on its line inside brackets is split before each `.`."""
         fix = ClampFix(bound, method=True)
+        file = self.file
         added = len(f".clamp(-{bound!r}, {bound!r})")
-        line = self.file.lines[call.lineno - 1]
+        line = file.lines[call.lineno - 1]
         if call.lineno != call.end_lineno or len(line) + added <= self._limit():
             return fix
-        statement = self.model.statement(call)
-        value = statement.value if isinstance(
-            statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)) else None
-        if (
-            value is None
-            or statement is None
-            or not statement.lineno == value.lineno == value.end_lineno
-            or not self._may_break_lines(call, line)
-            or line[: self.file.span(value).column].rstrip().endswith("(")  # already (...)
-            or not _in_chain(value, call)
-        ):
+        chain = _chain_top(self.model, call)
+        if chain.lineno != chain.end_lineno or not self._may_break_lines(call, line):
             return fix
-        unit = self._indent_unit()
-        indent = _indentation(line)
-        width = len(indent + unit) + len(self.file.source(value)) + added
-        return ClampFix(bound, method=True, wrap=value, fluent=width > self._limit(),
-                        indent=indent, unit=unit)
+        span = file.span(chain)
+        before, after = line[: span.column], line[span.end_column:]
+        statement = self.model.statement(call)
+        if (
+            isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return))
+            and statement.value is chain and statement.lineno == chain.lineno
+            and not before.rstrip().endswith("(")  # not in parentheses of its own
+        ):
+            unit = self._indent_unit()
+            indent = _indentation(line)
+            width = len(indent + unit) + len(file.source(chain)) + added
+            return ClampFix(bound, method=True, chain=chain, parenthesize=True,
+                            fluent=width > self._limit(), indent=indent, unit=unit)
+        previous = file.lines[chain.lineno - 2].split("#")[0] if chain.lineno > 1 else ""
+        following = file.lines[chain.lineno] if chain.lineno < len(file.lines) else ""
+        if (
+            not before.strip() and (not after.strip() or after.strip().startswith("#"))
+            and previous.rstrip().endswith("(") and following.lstrip().startswith(")")
+        ):
+            return ClampFix(bound, method=True, chain=chain, fluent=True, indent=before)
+        return fix
 
     def _may_break_lines(self, call: ast.Call, line: str) -> bool:
         """Whether new line breaks may go around the call: not inside an f-string, and
@@ -780,17 +792,17 @@ _BLOCKS = frozenset({"body", "orelse", "handlers", "finalbody", "cases"})
 _PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
 
 
-def _in_chain(value: ast.expr, call: ast.Call) -> bool:
-    """Whether `call` is `value` or a receiver in its chain: `(...).exp().float()`."""
-    node: ast.expr = value
-    while node is not call:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, (ast.Attribute, ast.Subscript)):
-            node = node.value
-        else:
-            return False
-    return True
+def _chain_top(model: SemanticModel, node: ast.expr) -> ast.expr:
+    """The whole chain of calls, attributes and subscripts `node` is a receiver in:
+    `(...).exp()` in `(...).exp().float()[0]` → the whole expression."""
+    while True:
+        parent = model.parent(node)
+        if not (
+            (isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is node)
+            or (isinstance(parent, ast.Call) and parent.func is node)
+        ):
+            return node
+        node = parent
 
 
 def _local_scope(scope: Scope) -> Scope:

@@ -20,7 +20,7 @@ from torchfix.rewrite.edits import keyword
 class ClampLogRatioEditor(Editor):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._wraps: dict[Span, Finding] = {}  # the values to put in parentheses
+        self._chains: dict[Span, Finding] = {}  # the chains of calls to lay out again
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         result: cst.BaseExpression = updated_node
@@ -30,38 +30,39 @@ class ClampLogRatioEditor(Editor):
             if not isinstance(fix, ClampFix):
                 raise EditError(f"clamp-log-ratio: no clamp decided for {finding.message}")
             result = _clamped(updated_node, fix)
-            if fix.wrap is None:
+            if fix.chain is None:
                 self.done(finding)
             else:
-                self._wraps[self.file.span(fix.wrap)] = finding
-        return self._wrapped(original_node, result)
+                self._chains[self.file.span(fix.chain)] = finding
+        return self._laid_out(original_node, result)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        return self._wrapped(original_node, updated_node)
+        return self._laid_out(original_node, updated_node)
 
     def leave_Subscript(
         self, original_node: cst.Subscript, updated_node: cst.Subscript
     ) -> cst.BaseExpression:
-        return self._wrapped(original_node, updated_node)
+        return self._laid_out(original_node, updated_node)
 
-    def _wrapped(self, original_node: cst.CSTNode, node: cst.BaseExpression
-                 ) -> cst.BaseExpression:
-        """`node` in parentheses on lines of its own, if it is a value to wrap."""
-        if not self._wraps:
+    def _laid_out(self, original_node: cst.CSTNode, node: cst.BaseExpression
+                  ) -> cst.BaseExpression:
+        """`node` laid out over lines, if it is a chain of calls `check()` said to."""
+        if not self._chains:
             return node
-        finding = self._wraps.pop(self.span_of(original_node), None)
+        finding = self._chains.pop(self.span_of(original_node), None)
         if finding is None:
             return node
         fix = finding.data
-        inner = _break(fix.indent + fix.unit)
+        indent = fix.indent + fix.unit if fix.parenthesize else fix.indent
         if fix.fluent:
-            node = _fluent(node, inner)
-        node = node.with_changes(
-            lpar=[cst.LeftParen(whitespace_after=inner)],
-            rpar=[cst.RightParen(whitespace_before=_break(fix.indent))],
-        )
+            node = _fluent(node, _break(indent))
+        if fix.parenthesize:
+            node = node.with_changes(
+                lpar=[cst.LeftParen(whitespace_after=_break(indent))],
+                rpar=[cst.RightParen(whitespace_before=_break(fix.indent))],
+            )
         self.done(finding)
         return node
 
@@ -165,20 +166,20 @@ def _clamp_one_per_line(
     )
 
 
-def _fluent(node: cst.BaseExpression, line_break: cst.ParenthesizedWhitespace
-            ) -> cst.BaseExpression:
+def _fluent(node: cst.BaseExpression, line_break: cst.ParenthesizedWhitespace,
+            top: bool = True) -> cst.BaseExpression:
     """A chain of calls split before each `.`: `(a - b)` / `.clamp(...)` / `.exp()`. A
     plain name keeps its first attribute (`logratio.clamp(...)`), as black keeps it."""
-    if getattr(node, "lpar", None):
+    if not top and getattr(node, "lpar", None):
         return node  # a chain of its own, in its own parentheses
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        return node.with_changes(func=_fluent(node.func, line_break))
+        return node.with_changes(func=_fluent(node.func, line_break, False))
     if isinstance(node, cst.Subscript):
-        return node.with_changes(value=_fluent(node.value, line_break))
+        return node.with_changes(value=_fluent(node.value, line_break, False))
     if isinstance(node, cst.Attribute):
         if isinstance(node.value, cst.Name):
             return node
-        return node.with_changes(value=_fluent(node.value, line_break),
+        return node.with_changes(value=_fluent(node.value, line_break, False),
                                  dot=cst.Dot(whitespace_before=line_break))
     return node
 

@@ -37,7 +37,16 @@ def method_chains(dist, minibatch, new_logprob, b_logprobs, minibatch_ind):
     return ratio, ratios
 
 
+def chain_in_parentheses_of_its_own(new_dist, minibatch):
+    for _ in range(2):
+        new_dratio = (
+            (new_dist.log_prob(minibatch.act) - minibatch.logp_old).exp().float()
+        )
+    return new_dratio
+
+
 def pragma_comment_stays_on_its_line(batch, actions_log_prob):
+    # mypy reads `# type: ignore` on its own line only: black keeps such a line whole too
     ratio = torch.exp(actions_log_prob - torch.squeeze(batch.old_actions_log_prob))  # type: ignore
     return ratio
 
