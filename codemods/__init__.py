@@ -8,8 +8,8 @@ from codemods.amp_api import AmpApi
 from codemods.assertions.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
-from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.numerics.clamp_log_ratio import ClampLogRatio
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (

@@ -25,6 +25,7 @@ from typing import Any
 
 from torchfix.model.expected_errors import Expectation, expectations_in
 from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
+from torchfix.model.line_length import find_line_length
 from torchfix.model.semantic import SemanticModel
 from torchfix.model.torch_floor import TorchFloor, find_torch_floor
 
@@ -70,6 +71,8 @@ class Project:
     _floor_read: bool = False
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
+    _line_length: int | None = field(default=None, repr=False)
+    _line_length_read: bool = False
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -259,6 +262,16 @@ class Project:
         floor = self.torch_floor()
         return floor.version if floor is not None else None
 
+    def formatter_line_length(self) -> int | None:
+        """The line length the project's formatter keeps to: `line-length` of its ruff
+        configuration (`.ruff.toml`, `ruff.toml`, `[tool.ruff]`) or `[tool.black]`, at the
+        project root; None when none sets one."""
+        if not self._line_length_read:
+            self._line_length = find_line_length(self.root)
+            self._line_length_read = True
+        self._note("project:line-length", repr(self._line_length))
+        return self._line_length
+
     def assertion_expectations(self) -> tuple[Expectation, ...]:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
         `assertRaises`): the asserts those tests rely on must keep raising it."""
@@ -285,6 +298,7 @@ class Project:
         self._digests.clear()
         self._floor_read = False
         self._expectations = None
+        self._line_length_read = False
 
     def _digest_now(self, key: str) -> str | None:
         saved = dict(self.facts_read)
@@ -301,6 +315,8 @@ class Project:
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT
+            if key == "project:line-length":
+                return repr(self.formatter_line_length())
             if key == "project:assertion-expectations":
                 self.assertion_expectations()
                 return self._expectations_digest
