@@ -103,6 +103,11 @@ def cpu_scaled_step(model, optimizer, x, y):
 DEPRECATIONS = (FutureWarning, DeprecationWarning)
 
 
+def _rewrite(source: str) -> str:
+    # The scenarios need every replacement, whatever torch the folder they run in pins.
+    return rewrite(source, CODEMOD, options={"min-torch": "2.4"})
+
+
 @contextmanager
 def _recorded_warnings() -> Iterator[list[warnings.WarningMessage]]:
     with warnings.catch_warnings(record=True) as caught:
@@ -132,8 +137,8 @@ def _amp_deprecations(caught: list[warnings.WarningMessage]) -> list[str]:
 def _versions(folder: Path) -> tuple[ModuleType, ModuleType, ModuleType, ModuleType, str, str]:
     """The original and rewritten trainers; the originals load while warnings are
     recorded elsewhere, so they are loaded here under "ignore"."""
-    fixed_source = rewrite(TRAINER, CODEMOD)
-    fixed_cpu_source = rewrite(CPU_TRAINER, CODEMOD)
+    fixed_source = _rewrite(TRAINER)
+    fixed_cpu_source = _rewrite(CPU_TRAINER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         original = load_module(TRAINER, folder, "amp_trainer_before")
@@ -166,8 +171,8 @@ def no_deprecation_warnings(folder: Path) -> None:
     """The original warns (FutureWarning) when it loads and trains; the rewrite, run with
     deprecation warnings as errors, loads and trains without one."""
     torch = require_torch()
-    fixed_source = rewrite(TRAINER, CODEMOD)
-    fixed_cpu_source = rewrite(CPU_TRAINER, CODEMOD)
+    fixed_source = _rewrite(TRAINER)
+    fixed_cpu_source = _rewrite(CPU_TRAINER)
     for needle in ('autocast("cuda", enabled=use_amp)', 'GradScaler("cuda", enabled=use_amp)',
                    '@custom_fwd(device_type="cuda", cast_inputs=torch.float32)',
                    '@custom_bwd(device_type="cuda")', "from torch.amp import"):
