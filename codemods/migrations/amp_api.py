@@ -119,7 +119,9 @@ class AmpApi(Codemod):
     `GradScaler("cuda", ...)`. `@custom_fwd` becomes `@custom_fwd(device_type="cuda")`,
     `@custom_fwd(cast_inputs=x)` becomes `@custom_fwd(device_type="cuda", cast_inputs=x)`,
     and likewise for `custom_bwd`. Type annotations and `isinstance` checks name
-    `torch.amp.GradScaler`.
+    `torch.amp.GradScaler`. A call already written for the new API, which names its
+    device (`amp.autocast(device_type="cuda", dtype=torch.float16)`, `GradScaler("cuda")`)
+    and fails with the old one, keeps its device and only changes its module.
 
     Imports change where they stand: `from torch.cuda.amp import autocast` becomes
     `from torch.amp import autocast`, `from torch.cuda import amp` becomes
@@ -156,7 +158,11 @@ class AmpApi(Codemod):
     float16 (`torch.cpu.amp.autocast()` bfloat16) and `cache_enabled=True`, while
     `torch.amp.autocast("cuda")` without them takes the current autocast settings. The
     two differ only inside an enclosing autocast region of the same device with another
-    dtype (or cache setting), or after `torch.set_autocast_dtype`.
+    dtype (or cache setting), or after `torch.set_autocast_dtype`. A call that already
+    names its device the new way is moved as it is: with the old API it raised a
+    `TypeError` (`device_type=` is not one of its parameters), or, for
+    `torch.cuda.amp.autocast("cuda")`, it read "cuda" as a truthy `enabled`, meaning the
+    same CUDA autocast `torch.amp.autocast("cuda")` does.
 
     The replacements need a recent torch: `torch.amp.custom_fwd`/`custom_bwd` with
     `device_type` are new in 2.4, `torch.amp.GradScaler` in 2.3 (`torch.amp.autocast`
@@ -175,17 +181,20 @@ class AmpApi(Codemod):
     review them.
 
     Reported and left alone: a deprecated name used as a value (`ctx = autocast if amp
-    else nullcontext`, `partial(autocast, ...)`, a base class), because the device cannot
-    be added where it is finally called; `autocast(*args)`; a call that already passes a
-    device (it fails with the old API); a star import; a name also bound to something
-    else in its scope; a name imported but not used in the file, or listed in `__all__`
-    (modules importing it from this one call it without a device); a module alias that
-    is also used for something torch.amp lacks. Left alone silently: code that already
-    chooses between the two APIs (`torch.amp` in another branch of the same `if`,
-    conditional expression or `try`, e.g. a torch-version check: the old spelling there
-    is a deliberate fallback for old torch; a branch that picks a *device* instead, like
-    `elif device_type == "cuda":`, is migrated), and names torch.amp has no equivalent
-    for (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler` submodules).
+    else nullcontext`, `partial(autocast, ...)`, a base class), because the device
+    cannot be added where it is finally called; `autocast(*args)`; a call whose first
+    argument looks like a device other than the one the old name implies
+    (`autocast(device.type)`: the old API takes it as `enabled`, so the two APIs would
+    autocast on different devices), or that passes the device keyword after positional
+    arguments; a star import; a name also bound to something else in its scope; a name
+    imported but not used in the file, or listed in `__all__` (modules importing it from
+    this one call it without a device); a module alias that is also used for something
+    torch.amp lacks. Left alone silently: code that already chooses between the two APIs
+    (`torch.amp` in another branch of the same `if`, conditional expression or `try`,
+    e.g. a torch-version check: the old spelling there is a deliberate fallback for old
+    torch; a branch that picks a *device* instead, like `elif device_type == "cuda":`,
+    is migrated), and names torch.amp has no equivalent for
+    (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler` submodules).
     """
 
     name = "amp-api"
@@ -501,12 +510,23 @@ class _Planner:
         first = call.args[0] if call.args else None
         by_hand = (f"this call already passes a device, which {old} does not take: make it "
                    f"a torch.amp.{target} call by hand")
-        if DEVICE_KEYWORD[target] in keywords or (
-            target in ("autocast", "GradScaler") and first is not None
-            and _names_a_device(first)
-        ):
-            reference.problem = by_hand
+        if DEVICE_KEYWORD[target] in keywords:
+            # Written for torch.amp (the old API rejects the keyword): it only needs the
+            # new module, unless positional arguments would now land on the device too.
+            if call.args and target in ("autocast", "GradScaler"):
+                reference.problem = by_hand
+            else:
+                reference.names_device = True
             return
+        if target in ("autocast", "GradScaler") and first is not None:
+            if self.model.literal(first) == device:
+                # `autocast("cuda")`: the old API took "cuda" as a truthy `enabled` (or an
+                # init_scale); torch.amp reads the same device from it.
+                reference.names_device = True
+                return
+            if _names_a_device(first):
+                reference.problem = by_hand
+                return
         if target == "autocast":
             positional = [arg for arg in call.args if not isinstance(arg, ast.Starred)]
             if len(positional) < len(call.args):
