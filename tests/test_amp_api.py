@@ -1,5 +1,6 @@
 """amp-api behaviour that golden files cannot show: the `min-torch` option, read from
-pyproject.toml, and its validation."""
+pyproject.toml, and its validation; which of the configuration and the project's torch
+floor wins, and that a cached result does not hide a new one."""
 
 from __future__ import annotations
 
