@@ -4,11 +4,11 @@ To add one: write `codemods/<name>.py` (see `torchfix.rewrite.codemod.TorchfixCo
 contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
-from codemods.amp_api import AmpApi
 from codemods.assertions.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.migrations.amp_api import AmpApi
 from codemods.numerics.clamp_log_ratio import ClampLogRatio
 from torchfix.rewrite.codemod import TorchfixCodemod
 

@@ -257,6 +257,8 @@ class Project:
     def min_torch(self) -> tuple[int, int] | None:
         """The torch version fixes may rely on: `min-torch` from the configuration, else
         the project's declared floor; None when neither says."""
+        # Not part of the engine's settings: a cached result must know it read it.
+        self._note("config:min-torch", repr(self.configured_min_torch))
         if self.configured_min_torch is not None:
             return self.configured_min_torch
         floor = self.torch_floor()
@@ -312,6 +314,8 @@ class Project:
                     return hashlib.sha256(path.read_bytes()).hexdigest()
                 except OSError:
                     return ABSENT
+            if key == "config:min-torch":
+                return repr(self.configured_min_torch)
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT

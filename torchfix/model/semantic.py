@@ -123,6 +123,8 @@ class SemanticModel:
         self.loads: list[tuple[ast.Name, Scope]] = []
         self._references: dict[int, list[ast.Name]] | None = None
         self._statements: list[ast.stmt | None] = [None]
+        self._annotated: list[ast.AnnAssign] = []
+        self._string_annotations: list[tuple[ast.Constant, ast.expr]] | None = None
         _Builder(self).build()
 
     # -- structure -----------------------------------------------------------------------
@@ -312,6 +314,50 @@ class SemanticModel:
                 if resolved is not None:
                     self._references.setdefault(id(resolved.bindings[load.id]), []).append(load)
         return self._references.get(id(binding.scope.bindings.get(binding.name)), [])
+
+    def string_annotations(self) -> list[tuple[ast.Constant, ast.expr]]:
+        """The annotations written as strings, each with the expression the string holds:
+        `scaler: "GradScaler"`, `-> "amp.GradScaler"`, `Optional["GradScaler"]` (strings
+        in `Literal[...]` are values, not annotations). The names such an expression reads
+        resolve in `scope_of(constant)`; its nodes are not part of this model (no parents,
+        positions relative to the string). Strings that do not parse are left out."""
+        if self._string_annotations is None:
+            self._string_annotations = []
+            for annotation in self._annotations():
+                for constant in self._annotation_strings(annotation):
+                    try:
+                        parsed = ast.parse(constant.value, mode="eval").body
+                    except (SyntaxError, ValueError, RecursionError, MemoryError):
+                        continue
+                    self._string_annotations.append((constant, parsed))
+        return self._string_annotations
+
+    def _annotations(self) -> Iterator[ast.expr]:
+        for scope in self.scopes:
+            node = scope.node
+            if isinstance(node, _FUNCTION_TYPES):
+                arguments = node.args
+                for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                            arguments.vararg, arguments.kwarg]:
+                    if arg is not None and arg.annotation is not None:
+                        yield arg.annotation
+                if node.returns is not None:
+                    yield node.returns
+        for statement in self._annotated:  # x: T = v, self.x: T
+            yield statement.annotation
+
+    def _annotation_strings(self, annotation: ast.expr) -> Iterator[ast.Constant]:
+        stack = [annotation]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Constant):
+                if isinstance(node.value, str):
+                    yield node
+            elif isinstance(node, ast.Subscript) and self.qualified_name(node.value) in (
+                    "typing.Literal", "typing_extensions.Literal"):
+                continue
+            else:
+                stack.extend(ast.iter_child_nodes(node))
 
     def exported_names(self) -> set[str]:
         """The names listed in `__all__`."""
@@ -523,6 +569,7 @@ class _Builder:
 
     def _annotated_assignment(self, node: ast.AnnAssign, scope: Scope,
                               statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        self.model._annotated.append(node)  # for string_annotations()
         if not isinstance(node.target, ast.Name):
             return [(child, scope) for child in ast.iter_child_nodes(node)]
         # Recorded here, with the annotation; the target itself is not visited.

@@ -1,0 +1,1 @@
+"""Codemods that move code off deprecated or removed PyTorch APIs."""
