@@ -16,6 +16,7 @@ import pytest
 
 from codemods.performance.hoist_mask_constant import (
     _FINFO,
+    HoistMaskConstant,
     Reader,
     holds_exactly,
     verdict,
@@ -185,3 +186,13 @@ def test_hoist_min_count_option(count, hoisted):
     assert result.error is None
     output = (result.output or HOIST_SOURCE).decode()
     assert ("MASK_FILL_VALUE = -1e9" in output) is hoisted
+
+
+def test_candidate_lines_see_a_constructor_imported_under_another_name():
+    tree = ast.parse(
+        "from torch import tensor as T\n"
+        "\n"
+        "def mask(logits, legal):\n"
+        "    return logits.masked_fill(~legal, T(-1e4, device=logits.device))\n"
+    )
+    assert HoistMaskConstant.candidate_lines(tree) == {4}
