@@ -7,9 +7,9 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 from codemods.assertions.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
-from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.migrations.amp_api import AmpApi
 from codemods.numerics.clamp_log_ratio import ClampLogRatio
+from codemods.performance.hoist_mask_constant import HoistMaskConstant
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (

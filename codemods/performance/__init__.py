@@ -1,0 +1,1 @@
+"""Codemods about avoidable work in the hot path: allocations, host syncs."""
