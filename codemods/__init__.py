@@ -6,7 +6,7 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 
 from codemods.amp_api import AmpApi
 from codemods.assert_to_raise import AssertToRaise
-from codemods.atomic_save import AtomicSave
+from codemods.checkpoints.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.hoist_mask_constant import HoistMaskConstant
