@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -21,6 +20,7 @@ from torchfix.rewrite.contract import (
     Option,
     Safety,
 )
+from torchfix.rewrite.import_order import ImportInsertion, NewImport, is_docstring, plan_imports
 
 HELPER = "_torchfix_atomic_save"  # the helper's name in a module ("inline")
 HELPER_MODULE = "_torchfix_atomic_save"  # the package's helper module ("module")
@@ -150,21 +150,6 @@ def _helper_mode(value: str) -> None:
 
 
 # -- what check() tells the editor --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ImportInsertion:
-    """Import statements to add beside top-level statement `index` of CPython's tree.
-
-    `after`: after that statement, else before it (taking the blank lines and comments
-    above it, which belong to the import group it starts). `new_group`: the statements
-    start a group of their own, separated from the neighbouring imports by a blank line.
-    """
-
-    index: int
-    after: bool
-    statements: tuple[str, ...]
-    new_group: bool
 
 
 @dataclass(frozen=True)
@@ -348,11 +333,11 @@ class AtomicSave(Codemod):
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         facts = _Facts(file)
-        references = facts.references()
-        if not references:
+        decisions = list(facts.decisions(facts.references()))
+        if not decisions:
             return
         plan, blocker, creates = _Helper(file, facts, cls).decide()
-        for node, decision, message in facts.decisions(references):
+        for node, decision, message in decisions:
             if blocker is not None:
                 yield Finding(node, f"{message}; not rewritten: {blocker}", Safety.MANUAL)
                 continue
@@ -395,8 +380,11 @@ class _Facts:
         model = self.model
         found: list[ast.Name | ast.Attribute] = []
         for node in nodes_of(self.tree, ast.Attribute):
-            if node.attr == "save" and isinstance(node.ctx, ast.Load) and \
-                    model.qualified_name(node) in TORCH_SAVE:
+            if node.attr != "save" or not isinstance(node.ctx, ast.Load):
+                continue
+            if model.qualified_name(node) in TORCH_SAVE or (
+                    isinstance(node.value, ast.Name)
+                    and _optional_torch(model.bindings(node.value))):
                 found.append(node)
         aliases = _save_aliases(self.tree)
         if aliases:
@@ -653,8 +641,7 @@ class _Helper:
         assert save is not None
         missing = [module for module in HELPER_IMPORTS
                    if not self.model.module_scope.local(module)]
-        imports = _import_insertions(self.file, [_Import(f"import {module}", module, 1, 0)
-                                                 for module in missing])
+        imports = plan_imports(self.file, [NewImport(module) for module in missing])
         definition = HELPER_TEMPLATE.format(name=HELPER, save=save)
         return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree)), \
             None, ()
@@ -663,8 +650,7 @@ class _Helper:
         """How module-level code reaches torch.save: `torch.save`, `th.save`, `save`..."""
         scope = self.model.module_scope
         modules = [name for name, bindings in scope.bindings.items()
-                   if bindings and all(b.is_import and b.qualified_name == "torch"
-                                       for b in bindings)]
+                   if _optional_torch(bindings)]
         if modules:
             return "torch.save" if "torch" in modules else f"{_first(scope, modules)}.save"
         saves = [name for name, bindings in scope.bindings.items()
@@ -710,8 +696,7 @@ class _Helper:
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             creates = (CreateFile(path, helper_module_source()),)
-        statement = f"from {qualified} import {MODULE_HELPER}"
-        imports = _import_insertions(self.file, [_Import(statement, qualified, 3, 1)])
+        imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
     def _imported_helper(self) -> str | None:
@@ -739,6 +724,17 @@ def helper_module_source() -> str:
         helper=HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"))
 
 
+def _optional_torch(bindings: Sequence[Binding]) -> bool:
+    """Whether these bindings of a name make it the torch module: imports of torch only,
+    or with a `None` fallback (`try: import torch` / `except ImportError: torch = None`),
+    where torch.save cannot be anything else."""
+    imports = [b for b in bindings if b.is_import]
+    return bool(imports) and all(b.qualified_name == "torch" for b in imports) and all(
+        b.kind is BindingKind.ASSIGNMENT and isinstance(b.value, ast.Constant)
+        and b.value.value is None and not b.augmented
+        for b in bindings if not b.is_import)
+
+
 def _first(scope: object, names: list[str]) -> str:
     """The name bound first in source order."""
     def position(name: str) -> tuple[int, int]:
@@ -759,16 +755,11 @@ def _helper_anchors(tree: ast.Module) -> tuple[int, ...]:
     an `if`/`try` that imports) that come before the first function or class."""
     anchors = [0]
     for index, statement in enumerate(tree.body):
-        if _is_import_block(statement) or (index == 0 and _is_docstring(statement)):
+        if _is_import_block(statement) or (index == 0 and is_docstring(statement)):
             anchors.append(index + 1)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             break
     return tuple(anchors)
-
-
-def _is_docstring(statement: ast.stmt) -> bool:
-    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-            and isinstance(statement.value.value, str))
 
 
 def _is_import_block(statement: ast.stmt) -> bool:
@@ -785,101 +776,6 @@ def _has_import(node: ast.AST) -> bool:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.expr)):
         return False
     return any(_has_import(child) for child in ast.iter_child_nodes(node))
-
-
-# -- imports in isort's order ----------------------------------------------------------------
-
-# isort's sections, in order (ruff's default profile).
-FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
-STDLIB_MODULES = frozenset(sys.stdlib_module_names)
-
-
-@dataclass(frozen=True)
-class _Import:
-    statement: str
-    module: str  # what it sorts by
-    section: int
-    kind: int  # 0: `import x`, 1: `from x import y` (isort puts plain imports first)
-
-    @property
-    def key(self) -> tuple[int, str, str]:
-        return (self.kind, self.module.lower(), self.module)
-
-
-def _import_insertions(file: FileContext, needed: Sequence[_Import]
-                       ) -> tuple[ImportInsertion, ...]:
-    """Where each needed import goes for isort (ruff `I001`, default profile) to be
-    content: in its section of the file's first import block, in sorted order; a section
-    the block lacks becomes a new group in its place, set off by blank lines."""
-    if not needed:
-        return ()
-    body = file.tree.body
-    start = 1 if body and _is_docstring(body[0]) else 0
-    first = next((i for i in range(start, len(body))
-                  if isinstance(body[i], (ast.Import, ast.ImportFrom))), None)
-    ordered = sorted(needed, key=lambda imp: imp.key)
-    if first is None:  # no import at module level: a group of their own at the top
-        statements = tuple(imp.statement for imp in ordered)
-        if start < len(body):
-            return (ImportInsertion(start, False, statements, True),)
-        return (ImportInsertion(start - 1, True, statements, True),)
-    block: list[tuple[int, _Import]] = []
-    index = first
-    while index < len(body) and isinstance(body[index], (ast.Import, ast.ImportFrom)):
-        block.append((index, _classify(file, body[index])))  # type: ignore[arg-type]
-        index += 1
-    places: dict[tuple[int, bool, bool], list[str]] = {}
-    for imp in ordered:
-        places.setdefault(_place(block, imp), []).append(imp.statement)
-    return tuple(ImportInsertion(index, after, tuple(statements), new_group)
-                 for (index, after, new_group), statements in sorted(places.items()))
-
-
-def _place(block: Sequence[tuple[int, _Import]], imp: _Import) -> tuple[int, bool, bool]:
-    """(statement index, after it, new group) for one import."""
-    same = [(index, existing) for index, existing in block if existing.section == imp.section]
-    if same:
-        for position, (index, existing) in enumerate(same):
-            if existing.key > imp.key:
-                if position > 0:
-                    return same[position - 1][0], True, False
-                return index, False, False
-        return same[-1][0], True, False
-    later = [index for index, existing in block if existing.section > imp.section]
-    if later:
-        return later[0], False, True
-    return block[-1][0], True, True
-
-
-def _classify(file: FileContext, statement: ast.Import | ast.ImportFrom) -> _Import:
-    if isinstance(statement, ast.ImportFrom):
-        module, kind = statement.module or "", 1
-        if statement.level:
-            return _Import("", module, LOCAL, kind)
-    else:
-        module, kind = statement.names[0].name, 0
-    top = module.split(".")[0]
-    if top == "__future__":
-        section = FUTURE
-    elif top in STDLIB_MODULES:
-        section = STDLIB
-    elif _is_first_party(file, top):
-        section = FIRST_PARTY
-    else:
-        section = THIRD_PARTY
-    return _Import("", module, section, kind)
-
-
-def _is_first_party(file: FileContext, top: str) -> bool:
-    """As ruff's isort decides by default: the file's own top-level package, or a module
-    or package of that name in the project root or its `src/` folder."""
-    if file.module.name.split(".")[0] == top and ("." in file.module.name
-                                                   or file.module.is_package):
-        return True
-    for folder in (file.project.root, file.project.root / "src"):
-        if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
-            return True
-    return False
 
 
 # -- reading CPython's tree -------------------------------------------------------------------

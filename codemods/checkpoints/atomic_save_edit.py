@@ -6,14 +6,14 @@ references change, the helper's name, where each import goes and the helper's co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
 
-from codemods.checkpoints.atomic_save import HelperPlan, ImportInsertion, Rewrite
+from codemods.checkpoints.atomic_save import HelperPlan, Rewrite
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import EditError, Editor
+from torchfix.rewrite.edits import insert_imports, statement_indexes
 
 
 class AtomicSaveEditor(Editor):
@@ -94,70 +94,15 @@ def _cst_name(node: cst.BaseExpression) -> str:
 
 def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
                helper_at: int) -> cst.Module:
-    """`updated` with the plan's imports and helper, placed by CPython's statement indexes
-    (CPython counts `a; b` as two statements where libcst has one line)."""
-    line_of: list[int] = []  # CPython's top-level statement → libcst's
-    for index, statement in enumerate(original.body):
-        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        line_of += [index] * count
-    body = list(updated.body)
-    before: dict[int, list[ImportInsertion]] = {}
-    after: dict[int, list[ImportInsertion]] = {}
-    for insertion in plan.imports:
-        if not 0 <= insertion.index < len(line_of):
-            raise EditError(f"no top-level statement {insertion.index} to import beside")
-        where = after if insertion.after else before
-        where.setdefault(line_of[insertion.index], []).append(insertion)
-    # The helper goes before CPython statement `helper_at`: after the line holding the one
-    # before it.
-    helper_line = line_of[helper_at - 1] + 1 if helper_at > 0 else 0
-
-    new_body: list[cst.BaseStatement] = []
-    helper_index = None
-    for index, statement in enumerate(body):
-        for insertion in before.get(index, ()):
-            imports, statement = _before(updated, insertion, statement)
-            new_body += imports
-        if index == helper_line:
-            helper_index = len(new_body)
-        new_body.append(statement)
-        for insertion in after.get(index, ()):
-            new_body += _statements(updated, insertion.statements, insertion.new_group)
-    if helper_index is None:
-        helper_index = len(new_body)
-    module = updated.with_changes(body=new_body)
+    """`updated` with the plan's imports, then its helper before CPython's top-level
+    statement `helper_at` (after the imports placed before that statement)."""
+    indexes = statement_indexes(original)
+    module, moved = insert_imports(updated, plan.imports, indexes)
     if plan.definition is None:
         return module
-    return insert_helper(module, helper_index, helper_definition(module, plan.definition))
-
-
-def _statements(module: cst.Module, lines: Sequence[str], new_group: bool
-                ) -> list[cst.BaseStatement]:
-    statements = [cst.parse_statement(line + module.default_newline,
-                                      config=module.config_for_parsing) for line in lines]
-    if new_group and statements:
-        statements[0] = statements[0].with_changes(leading_lines=[cst.EmptyLine()])
-    return statements
-
-
-def _before(module: cst.Module, insertion: ImportInsertion, statement: cst.BaseStatement
-            ) -> tuple[list[cst.BaseStatement], cst.BaseStatement]:
-    """The imports to place before `statement`, and `statement` as it then is.
-
-    Joining a group at its start, the imports take the blank lines and comments above
-    it (they belong to the group). Starting a new group, they take only the blank lines
-    before the first comment, and `statement` keeps its comments, one blank line above.
-    """
-    imports = _statements(module, insertion.statements, False)
-    lines = list(statement.leading_lines)
-    if insertion.new_group:
-        blanks = next((i for i, line in enumerate(lines) if line.comment is not None),
-                      len(lines))
-        taken, kept = lines[:blanks], [cst.EmptyLine(), *lines[blanks:]]
-    else:
-        taken, kept = lines, []
-    imports[0] = imports[0].with_changes(leading_lines=taken)
-    return imports, statement.with_changes(leading_lines=kept)
+    line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
+    index = moved[line] if line < len(moved) else len(module.body)
+    return insert_helper(module, index, helper_definition(module, plan.definition))
 
 
 def helper_definition(module: cst.Module, code: str) -> cst.FunctionDef:
