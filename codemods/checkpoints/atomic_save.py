@@ -241,9 +241,9 @@ class AtomicSave(Codemod):
       a package (a script) gets the inline helper, since nothing could import the module
       reliably from there.
 
-    Either way the helper's name is distinctive; a module that already binds it to
-    something else is left alone (and reported), and so is a package whose
-    `_torchfix_atomic_save.py` is not torchfix's. The inline helper reaches torch the
+    Either way, a module that already binds the helper's name to something else is left
+    alone (and reported), and so is a package whose `_torchfix_atomic_save.py` is not
+    torchfix's. The package helper's import joins the first-party import group. The inline helper reaches torch the
     way the module does (`torch.save`, `th.save`, `from torch import save as
     torch_save`). A helper already there, inline or imported, is reused whichever the
     option says, and its own `torch.save` calls are never rewritten, so running
