@@ -243,11 +243,11 @@ class AtomicSave(Codemod):
 
     Either way, a module that already binds the helper's name to something else is left
     alone (and reported), and so is a package whose `_torchfix_atomic_save.py` is not
-    torchfix's. The package helper's import joins the first-party import group. The inline helper reaches torch the
-    way the module does (`torch.save`, `th.save`, `from torch import save as
-    torch_save`). A helper already there, inline or imported, is reused whichever the
-    option says, and its own `torch.save` calls are never rewritten, so running
-    torchfix again changes nothing.
+    torchfix's. The package helper's import joins the first-party import group. The
+    inline helper reaches torch the way the module does (`torch.save`, `th.save`,
+    `from torch import save as torch_save`). A helper already there, inline or
+    imported, is reused whichever the option says, and its own `torch.save` calls are
+    never rewritten, so running torchfix again changes nothing.
 
     ## What the helper keeps as it was
     - The file's bytes: torch.save names the archive inside the file after the file, so

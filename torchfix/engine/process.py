@@ -396,13 +396,14 @@ def _new_files(codemod: str, applied: Sequence[Finding], path: Path) -> list[New
             new_file = NewFile(target, edit.content.encode("utf-8"), codemod)
             if found.setdefault(target, new_file) != new_file:
                 raise _internal(codemod, f"asks for {target.name} with two contents")
-            if target.suffix == ".py":
-                error, _ = _compile(edit.content, target)
-                if error is not None:
-                    raise _internal(codemod, f"would create {target.name} with invalid "
-                                             f"Python: {error}")
-    if any(new_file.path == Path(os.path.abspath(path)) for new_file in found.values()):
-        raise _internal(codemod, "asks to create the file it is fixing")
+    for target, new_file in found.items():
+        if target == Path(os.path.abspath(path)):
+            raise _internal(codemod, "asks to create the file it is fixing")
+        if target.suffix == ".py":
+            error, _ = _compile(new_file.data.decode("utf-8"), target)
+            if error is not None:
+                raise _internal(codemod, f"would create {target.name} with invalid Python: "
+                                         f"{error}")
     return list(found.values())
 
 
