@@ -259,6 +259,29 @@ def test_commits_carry_the_new_file(tmp_path: Path) -> None:
     assert status(repo) == ""
 
 
+def test_verify_runs_with_the_new_file_and_removes_it_after(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    # Importing the rewritten module needs the new helper module (and torch).
+    check = f"{sys.executable} -c 'import trainlib.checkpoints, trainlib.rl.agent'"
+    result = torchfix("apply", "--commit", "--verify", check, ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    assert "verify" in result.stderr and "passed" in result.stderr
+    assert (repo / HELPER_PATH).is_file()  # on the new branch, committed
+    assert status(repo) == ""
+
+
+def test_patch_series_carry_the_new_file(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    result = torchfix("apply", "--patch-dir", str(tmp_path / "patches"), ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    (patch,) = (tmp_path / "patches").iterdir()
+    text = patch.read_text()
+    assert "new file mode 100644" in text and f"+++ b/{HELPER_PATH}" in text
+    assert not (repo / HELPER_PATH).exists()  # no file is touched
+    git(repo, "am", "-q", str(patch))
+    assert (repo / HELPER_PATH).is_file() and status(repo) == ""
+
+
 def test_a_foreign_helper_module_blocks_the_rewrite(tmp_path: Path) -> None:
     write_files(tmp_path, {**PACKAGE, HELPER_PATH: "def something_else():\n    pass\n"})
     result = torchfix("check", "--show-all", ".", cwd=tmp_path)
