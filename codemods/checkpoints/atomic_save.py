@@ -119,6 +119,7 @@ TEMP_WORDS = frozenset(
     {"gettempdir", "mkdtemp", "mkstemp", "temp", "tempdir", "tempfile", "temporary", "tmp",
      "tmpdir", "tmpfile", "tmpname"}
 )
+TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
 # Calls whose result is a temporary folder or file (so are names bound to it).
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
@@ -280,10 +281,10 @@ class AtomicSave(Codemod):
       `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
       `if isinstance(f, str): ...; return` in the function leaves as a file object;
     - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`, paths
-      built from those) and saves that are already renamed into place (`os.replace`,
-      `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
-      function it calls, or in a function of this module that calls it by name
-      (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
+      built from those, names bound to those) and saves that are already renamed into
+      place (`os.replace`, `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the
+      same function, in a function it calls, or in a function of this module that calls
+      it by name (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -484,7 +485,7 @@ class _Facts:
                 return True
             if isinstance(child, ast.Name) and self.name_kind(child) is NameKind.TEMPORARY:
                 return True
-        return any(text.startswith(("/tmp/", "/var/tmp/")) for text in _string_prefixes(node))
+        return any(text.startswith(TEMP_PREFIXES) for text in _string_prefixes(node))
 
     def _guarded_as_file(self, name: ast.Name, call: ast.Call) -> bool:
         """Whether an `if isinstance(f, str): ...; return` at the top of the function,
@@ -550,6 +551,8 @@ class _Facts:
                 return NameKind.TEMPORARY
             if _opens_file(name):
                 return NameKind.FILE
+        if any(text.startswith(TEMP_PREFIXES) for text in _string_prefixes(value)):
+            return NameKind.TEMPORARY  # path = "/tmp/state.pt"
         # A path built from a temporary folder is temporary: os.path.join(tmp_dir, "x.pt")
         for node in ast.walk(value):
             if isinstance(node, ast.Name) and (
