@@ -240,7 +240,9 @@ class AtomicSave(Codemod):
       subpackages. One definition to review and to change; the price is a new file in
       the package and an import that ties the modules to it. A file that is not inside
       a package (a script) gets the inline helper, since nothing could import the module
-      reliably from there.
+      reliably from there. A module of a package that is also run as a script
+      (`python pkg/tools/export.py`) finds the import only where the package is
+      installed or on `sys.path`, as for any absolute import of the package.
 
     Either way, a module that already binds the helper's name to something else is left
     alone (and reported), and so is a package whose `_torchfix_atomic_save.py` is not
