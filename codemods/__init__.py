@@ -5,7 +5,7 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
 from codemods.assertions.assert_to_raise import AssertToRaise
-from codemods.atomic_save import AtomicSave
+from codemods.checkpoints.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.migrations.amp_api import AmpApi
 from codemods.numerics.clamp_log_ratio import ClampLogRatio

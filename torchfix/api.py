@@ -84,6 +84,9 @@ class FixResult:
     source: str
     output: str  # the new text (the source itself when nothing changes)
     findings: tuple[Finding, ...]  # `applies` marks the changes made
+    # Files the output needs created (absolute path, text), e.g. atomic-save's package
+    # helper with `helper = "module"`; `torchfix apply` creates them, this does not.
+    new_files: tuple[tuple[Path, str], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -121,7 +124,8 @@ def fix_source(
     output = rewrite[1].decode(result.encoding) if rewrite is not None else source
     if rewrite is not None and source.startswith("\ufeff") and not output.startswith("\ufeff"):
         output = "\ufeff" + output
-    return FixResult(source, output, tuple(Finding.of(c, None) for c in _sorted(result)))
+    return FixResult(source, output, tuple(Finding.of(c, None) for c in _sorted(result)),
+                     tuple((new.path, new.data.decode("utf-8")) for new in result.creates))
 
 
 def check_paths(

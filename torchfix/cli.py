@@ -25,7 +25,7 @@ from torchfix import __version__
 from torchfix.engine.config import ConfigError, find_config, load_config
 from torchfix.engine.pipeline import RunOptions, RunOutcome, project_root, resolve, run
 from torchfix.engine.process import FileResult
-from torchfix.engine.writing import WriteError, write_atomically
+from torchfix.engine.writing import WriteError, create_file, write_atomically
 from torchfix.git.batch import (
     DEFAULT_JOBS,
     DEFAULT_WORKDIR,
@@ -415,7 +415,8 @@ def apply(
         if text_output:
             for result in rewrites:
                 old, new = result.rewrite() or (b"", b"")
-                diff = unified_diff(old, new, patch_path(result.path, outcome.root))
+                diff = unified_diff(old, new, patch_path(result.path, outcome.root),
+                                    created=result.created_by is not None)
                 print_colored_diff(stdout, diff, result.encoding)
         _finish(outcome, problems, output_format, quiet, "would change", failed=False)
     planned: list[tuple[FileResult, PlannedFile | None]] = [(r, None) for r in rewrites]
@@ -428,6 +429,9 @@ def apply(
 
     def applied(result: FileResult) -> None:
         written.append(result.path)
+        if result.created_by is not None and text_output and not quiet:
+            stderr.print(f"created {shown_path(result.path)} (needed by {result.created_by})",
+                         markup=False)
         if verbose and text_output:
             for change in sorted(result.changes, key=lambda c: (c.line, c.column)):
                 if change.applied:
@@ -485,8 +489,16 @@ def _write_rewrites(
         for result, plan in planned:
             rewrite = result.rewrite()
             assert rewrite is not None
+            missing = [new.path for new in result.creates if not new.path.is_file()]
+            if missing:  # its new file could not be created (or recorded): it would break
+                problems.append(Problem(result.path, f"not written: it needs "
+                                        f"{shown_path(missing[0])}, which was not created"))
+                continue
             try:
-                write_atomically(result.path, *rewrite)
+                if result.created_by is not None:  # a new file the other rewrites need
+                    create_file(result.path, rewrite[1])
+                else:
+                    write_atomically(result.path, *rewrite)
             except WriteError as exc:
                 problems.append(Problem(result.path, str(exc)))
                 continue
@@ -576,7 +588,8 @@ def undo(
         raise typer.Exit(EXIT_FINDINGS) from None
     if not quiet:
         for restore in plan.restores:
-            stderr.print(f"restored {shown_path(restore.path)}", markup=False)
+            verb = "removed" if restore.created else "restored"
+            stderr.print(f"{verb} {shown_path(restore.path)}", markup=False)
         for name in plan.not_written:
             stderr.print(f"{name}: note: never written (the run was interrupted); left alone",
                          markup=False)
@@ -608,8 +621,8 @@ def diff(
     for result in outcome.results:
         rewrite = result.rewrite()
         if rewrite is not None:
-            sys.stdout.buffer.write(unified_diff(*rewrite, patch_path(result.path,
-                                                                       outcome.root)))
+            sys.stdout.buffer.write(unified_diff(*rewrite, patch_path(result.path, outcome.root),
+                                                 created=result.created_by is not None))
     sys.stdout.buffer.flush()
     _finish(outcome, _problems(outcome), OutputFormat.full, quiet, "would change", False)
 

@@ -64,6 +64,7 @@ class ResultCache:
     def put(self, key: str, result: FileResult) -> None:
         if (
             result.output is not None
+            or result.creates  # a file to create is part of a rewrite
             or result.skipped is not None  # depends on how the file was named, not its text
             or (result.error is not None and result.error.internal)
         ):

@@ -15,7 +15,7 @@ from pathlib import Path
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.config import Config, ConfigError, find_config, load_config
 from torchfix.engine.discovery import Discovery, SourceFile, discover
-from torchfix.engine.process import EngineSettings, FileResult
+from torchfix.engine.process import EngineSettings, FileError, FileResult
 from torchfix.engine.runner import run_files
 from torchfix.git.diffs import git_root
 from torchfix.model.project import Project
@@ -143,10 +143,66 @@ def run(
             results[index] = result
             if on_result is not None:
                 on_result(result)
-    outcome.results = [results[index] for index in sorted(results)]
+    outcome.results = with_new_files([results[index] for index in sorted(results)])
     outcome.warnings = suppression_warnings(found.files)
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def with_new_files(results: Sequence[FileResult]) -> list[FileResult]:
+    """The results, after a result for each file their fixes need created (`creates`):
+    one per path, first, so that `apply` writes it before the files that use it.
+
+    A path asked for with different contents, or that exists already with other
+    contents, is created for no one: the files asking for it fail (their fixes would
+    rely on it). A path that already holds exactly the contents asked for is left alone.
+    """
+    wanted: dict[Path, list[int]] = {}
+    for index, result in enumerate(results):
+        for new_file in result.creates:
+            wanted.setdefault(new_file.path, []).append(index)
+    if not wanted:
+        return list(results)
+    failed: dict[int, str] = {}
+    created: list[FileResult] = []
+    for path, askers in wanted.items():
+        files = [f for index in askers for f in results[index].creates if f.path == path]
+        shown = _shown(path, results[askers[0]].path)
+        problem = None
+        if len({f.data for f in files}) > 1:
+            problem = f"needs {shown} created, but another file of this run needs it " \
+                      "created differently; not written"
+        else:
+            try:
+                existing: bytes | None = path.read_bytes()
+            except FileNotFoundError:
+                existing = None
+            except OSError as exc:
+                existing = b""
+                problem = f"needs {shown} created, but it cannot be read: " \
+                          f"{exc.strerror or exc}; not written"
+            if problem is None and existing is not None and existing != files[0].data:
+                problem = f"needs {shown} created, but that file exists with other " \
+                          "contents; not written"
+            elif problem is None and existing is None:
+                created.append(FileResult(Path(shown), source=b"", output=files[0].data,
+                                          parsed=True, created_by=files[0].codemod))
+        if problem is not None:
+            for index in askers:
+                failed.setdefault(index, problem)
+    kept = [
+        FileResult(result.path, error=FileError(failed[index]), parsed=True)
+        if index in failed else result
+        for index, result in enumerate(results)
+    ]
+    return created + kept
+
+
+def _shown(path: Path, like: Path) -> str:
+    """`path` (absolute) the way `like` is written: relative to here if `like` is."""
+    if like.is_absolute():
+        return str(path)
+    return os.path.relpath(path)
 
 
 def suppression_warnings(files: Sequence[SourceFile]) -> list[tuple[Path, int, int, str]]:

@@ -25,7 +25,15 @@ from torchfix.engine.discovery import is_generated
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
 from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
-from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies, is_codemod
+from torchfix.rewrite.contract import (
+    Change,
+    Codemod,
+    CreateFile,
+    FileContext,
+    Finding,
+    applies,
+    is_codemod,
+)
 from torchfix.rewrite.sparse_source import SparseSource, sparse_source
 from torchfix.rewrite.statement_lines import statement_lines
 from torchfix.rewrite.suppressions import MARKER, Suppressions, find_suppressions
@@ -66,6 +74,15 @@ class FileError:
 
 
 @dataclass(frozen=True)
+class NewFile:
+    """A file that applying a file's fixes needs created (a codemod's `CreateFile`)."""
+
+    path: Path  # absolute
+    data: bytes
+    codemod: str
+
+
+@dataclass(frozen=True)
 class FileResult:
     path: Path
     changes: tuple[Change, ...] = ()
@@ -78,6 +95,12 @@ class FileResult:
     # The project facts the decisions read (`Project.facts_read`): key → digest. A cached
     # result stands only while each of them is unchanged.
     facts: tuple[tuple[str, str], ...] = ()
+    # The files the fixes of this file need created (verified; `pipeline.run` creates
+    # each once, as a result of its own).
+    creates: tuple[NewFile, ...] = ()
+    # This result is a file the run creates (source b"", the new bytes in `output`),
+    # asked for by this codemod; None for the files the run read.
+    created_by: str | None = None
 
     @property
     def changed(self) -> bool:
@@ -246,11 +269,14 @@ def _rewrite(
     suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
 
     changes: list[Change] = []
+    creates: dict[Path, NewFile] = {}
     current = original
     for codemod in codemods:
         if is_codemod(codemod):
-            new_text, new_changes = _decide_and_edit(
+            new_text, new_changes, new_files = _decide_and_edit(
                 codemod, current, path, settings, suppressions, project)  # type: ignore[arg-type]
+            for new_file in new_files:
+                creates.setdefault(new_file.path, new_file)
         else:
             new_tree, new_changes = _run_codemod(codemod, current, path, settings, suppressions)
             new_text = new_tree.code if any(c.applied for c in new_changes) else None
@@ -264,7 +290,8 @@ def _rewrite(
             suppressions = find_suppressions(current.text)
 
     if current is original:
-        return FileResult(path, tuple(changes), parsed=True, encoding=original.encoding)
+        return FileResult(path, tuple(changes), parsed=True, encoding=original.encoding,
+                          creates=tuple(creates.values()))
     if original.tree.bytes != data:
         raise _FileFailure(
             FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
@@ -279,6 +306,7 @@ def _rewrite(
         output=current.text.encode(original.encoding),
         encoding=original.encoding,
         parsed=True,
+        creates=tuple(creates.values()),
     )
 
 
@@ -324,14 +352,16 @@ def _decide(
 def _decide_and_edit(
     codemod: type[Codemod], source: _Source, path: Path, settings: EngineSettings,
     suppressions: Suppressions, project: Project,
-) -> tuple[str | None, list[Change]]:
-    """(the new text, or None if nothing is to change; the changes recorded)."""
+) -> tuple[str | None, list[Change], list[NewFile]]:
+    """(the new text, or None if nothing is to change; the changes recorded; the files
+    the applied changes need created, verified)."""
     file, decided = _decide(codemod, source, path, settings, suppressions, project)
     applied = [finding for finding, change in decided if change.applied and (
         settings.only is None or (change.codemod, change.line, change.column) in settings.only)]
     changes = [change for _, change in decided]
     if not applied or file is None:
-        return None, changes
+        return None, changes, []
+    new_files = _new_files(codemod.name, applied, path)
     from torchfix.rewrite.editing import EditError, focus_on, make_changes
 
     try:
@@ -356,7 +386,30 @@ def _decide_and_edit(
                       f"{type(exc).__name__}: {_first_line(exc)}",
                       internal=True, codemod=codemod.name)
         ) from exc
-    return new_tree.code, changes
+    return new_tree.code, changes, new_files
+
+
+def _new_files(codemod: str, applied: Sequence[Finding], path: Path) -> list[NewFile]:
+    """The files the applied findings ask for (`CreateFile`), each verified: Python must
+    parse and compile. One path asked for with two contents is a codemod bug."""
+    found: dict[Path, NewFile] = {}
+    for finding in applied:
+        for edit in finding.edits:
+            if not isinstance(edit, CreateFile):
+                continue
+            target = Path(os.path.abspath(edit.path))
+            new_file = NewFile(target, edit.content.encode("utf-8"), codemod)
+            if found.setdefault(target, new_file) != new_file:
+                raise _internal(codemod, f"asks for {target.name} with two contents")
+    for target, new_file in found.items():
+        if target == Path(os.path.abspath(path)):
+            raise _internal(codemod, "asks to create the file it is fixing")
+        if target.suffix == ".py":
+            error, _ = _compile(new_file.data.decode("utf-8"), target)
+            if error is not None:
+                raise _internal(codemod, f"would create {target.name} with invalid Python: "
+                                         f"{error}")
+    return list(found.values())
 
 
 def _findings(
@@ -620,8 +673,8 @@ def _verify_idempotent(
     """Running the same codemods on the output must change nothing."""
     for codemod in codemods:
         if is_codemod(codemod):
-            new_text, _ = _decide_and_edit(codemod, source, path, settings,  # type: ignore[arg-type]
-                                           suppressions, project)
+            new_text, _, _ = _decide_and_edit(codemod, source, path,  # type: ignore[arg-type]
+                                              settings, suppressions, project)
         else:
             new_tree, changes = _run_codemod(codemod, source, path, settings, suppressions)
             new_text = new_tree.code if any(change.applied for change in changes) else None

@@ -4,6 +4,9 @@ The new bytes go to a temporary file in the same folder, are flushed to disk, ta
 original's permission bits, and replace the original with one atomic rename. A symlink is
 written through (its target changes, the link stays). The bytes come from the engine
 already in the file's own encoding, BOM and newline style.
+
+A new file that a fix needs (`create_file`) appears complete or not at all, and never
+replaces a file; `remove_file` takes it back.
 """
 
 from __future__ import annotations
@@ -54,6 +57,62 @@ def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
         raise
+
+
+def create_file(path: Path, new: bytes) -> None:
+    """Create `path` holding `new`, all at once, if there is no such file yet.
+
+    The bytes go to a temporary file beside it, flushed to disk, which is then linked
+    to the new name: the name appears with the complete contents or not at all, and a
+    file that appeared meanwhile is never replaced. The mode is what the umask gives
+    any new file. Where the filesystem cannot link, the name is claimed exclusively and
+    written in place.
+    """
+    target = Path(os.path.abspath(path))
+    if os.path.lexists(target):
+        raise WriteError("exists already; not created")
+    handle, temp_name = _temp_file_beside(target)
+    try:
+        with os.fdopen(handle, "wb") as temp:
+            temp.write(new)
+            temp.flush()
+            os.fsync(temp.fileno())
+        os.chmod(temp_name, 0o666 & ~_umask())
+        try:
+            os.link(temp_name, target)
+        except FileExistsError as exc:
+            raise WriteError("exists already; not created") from exc
+        except OSError:  # no hard links here (some network and FUSE filesystems)
+            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(new)
+                out.flush()
+                os.fsync(out.fileno())
+    except FileExistsError as exc:
+        raise WriteError("exists already; not created") from exc
+    except OSError as exc:
+        raise WriteError(f"cannot create: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+    sync_folder(target.parent)
+
+
+def remove_file(path: Path, expected: bytes) -> None:
+    """Remove `path` (a file torchfix created), if it still holds `expected`."""
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise WriteError("removed already") from exc
+    except OSError as exc:
+        raise WriteError(f"cannot read before removing: {exc.strerror or exc}") from exc
+    if current != expected:
+        raise WriteError("changed on disk; not removed")
+    try:
+        os.unlink(path)
+    except OSError as exc:
+        raise WriteError(f"cannot remove: {exc.strerror or exc}") from exc
+    sync_folder(path.parent)
 
 
 def _keep_owner(temp_name: str, status: os.stat_result) -> None:

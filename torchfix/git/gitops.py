@@ -34,7 +34,7 @@ import git
 
 from torchfix.engine.pipeline import RunOutcome
 from torchfix.engine.process import FileResult
-from torchfix.engine.writing import WriteError, write_atomically
+from torchfix.engine.writing import WriteError, create_file, remove_file, write_atomically
 from torchfix.git.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
 from torchfix.git.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify
 from torchfix.output.report import counted
@@ -319,6 +319,11 @@ def select_committable(
         if name in dirty:
             selection.left_out.append((result.path, "has uncommitted changes"))
             continue
+        if result.created_by is not None:  # a new file a fix needs: git has none there
+            selection.results.append(result)
+            selection.names[result.path] = name
+            selection.modes[name] = REGULAR_FILE_MODES[0]
+            continue
         try:
             entry = tree / name
         except KeyError:
@@ -397,6 +402,8 @@ def commit_message(step: Step) -> str:
                   for edit, change in changes[:MAX_LISTED_CHANGES]]
         if len(changes) > MAX_LISTED_CHANGES:
             listed.append(f"- ... and {len(changes) - MAX_LISTED_CHANGES} more (see the diff)")
+        listed += [f"- {edit.name}: new file, needed by these changes"
+                   for edit in step.edits if edit.created_by == codemod]
         section.append(f"Changes ({counted(len(changes), 'change')} in "
                        f"{counted(step.files_of(codemod), 'file')}):\n" + "\n".join(listed))
         parts.append("\n\n".join(section))
@@ -756,13 +763,14 @@ def commit_rewrite(
     return result
 
 
-def final_states(steps: Sequence[Step]) -> list[tuple[Path, bytes, bytes]]:
-    """(path, first state, last state) of every file the steps touch."""
-    first: dict[Path, bytes] = {}
+def final_states(steps: Sequence[Step]) -> list[tuple[Path, bytes | None, bytes]]:
+    """(path, first state, last state) of every file the steps touch; the first state is
+    None for a file the steps create."""
+    first: dict[Path, bytes | None] = {}
     last: dict[Path, bytes] = {}
     for step in steps:
         for edit in step.edits:
-            first.setdefault(edit.path, edit.before)
+            first.setdefault(edit.path, None if edit.created_by is not None else edit.before)
             last[edit.path] = edit.after
     return [(path, first[path], last[path]) for path in first]
 
@@ -794,12 +802,16 @@ def _verify(repository: Repository, spec: VerifySpec, steps: Sequence[Step],
 
 
 @contextlib.contextmanager
-def _rewritten(states: Sequence[tuple[Path, bytes, bytes]]) -> Iterator[None]:
-    """Write the new states for the duration of the block, then the old ones back."""
-    written: list[tuple[Path, bytes, bytes]] = []
+def _rewritten(states: Sequence[tuple[Path, bytes | None, bytes]]) -> Iterator[None]:
+    """Write the new states for the duration of the block, then the old ones back (a
+    file created for the block is removed)."""
+    written: list[tuple[Path, bytes | None, bytes]] = []
     try:
         for path, old, new in states:
-            write_atomically(path, old, new)
+            if old is None:
+                create_file(path, new)
+            else:
+                write_atomically(path, old, new)
             written.append((path, old, new))
         yield
     except WriteError as exc:
@@ -808,7 +820,10 @@ def _rewritten(states: Sequence[tuple[Path, bytes, bytes]]) -> Iterator[None]:
         failures = []
         for path, old, new in reversed(written):
             try:
-                write_atomically(path, new, old)
+                if old is None:
+                    remove_file(path, new)
+                else:
+                    write_atomically(path, new, old)
             except WriteError as exc:
                 failures.append(f"{path}: {exc}")
         if failures:

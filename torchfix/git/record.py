@@ -28,7 +28,8 @@ happen, nor losing one that did:
 A run killed in step 2 or 3 stays "writing" with no `changes.patch` (or an exact one).
 `torchfix undo` then decides per planned file from its hash: the recorded "after" bytes
 mean it was written (restore it), the "before" bytes that it was not (leave it), anything
-else that it changed since (refuse).
+else that it changed since (refuse). A file the run created (`"created": true`, a fix
+that needs a new file) is removed by undo, and was not written if it does not exist.
 """
 
 from __future__ import annotations
@@ -50,7 +51,14 @@ from typing import Any
 from torchfix import __version__
 from torchfix.engine.pipeline import RunOutcome
 from torchfix.engine.process import FileResult
-from torchfix.engine.writing import WriteError, replace_file, sync_folder, write_atomically
+from torchfix.engine.writing import (
+    WriteError,
+    create_file,
+    remove_file,
+    replace_file,
+    sync_folder,
+    write_atomically,
+)
 from torchfix.git.diffs import (
     FilePatch,
     PatchFormatError,
@@ -95,14 +103,18 @@ class PlannedFile:
     after: bytes
     diff: bytes
     changes: Mapping[str, int]  # applied changes per codemod
+    created: bool = False  # a new file (before is empty): undo removes it
 
     def entry(self) -> dict[str, Any]:
-        return {
+        entry = {
             "path": self.name,
             "changes": dict(self.changes),
             "before_sha256": sha256(self.before),
             "after_sha256": sha256(self.after),
         }
+        if self.created:
+            entry["created"] = True
+        return entry
 
 
 def plan_file(result: FileResult, root: Path) -> PlannedFile:
@@ -114,7 +126,8 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
     if name == ".." or name.startswith("../"):
         raise RecordError(f"outside the project root {root}; not written (--no-record "
                           "writes it without a record)")
-    diff = unified_diff(before, after, name)
+    created = result.created_by is not None
+    diff = unified_diff(before, after, name, created=created)
     # Never write a change the record cannot take back: read the patch back as undo will.
     try:
         (file_patch,) = parse_patch(diff)
@@ -125,7 +138,8 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
         raise RecordError("internal error: the run record cannot represent this change "
                           "exactly; not written", internal=True)
     changes = Counter(change.codemod for change in result.changes if change.applied)
-    return PlannedFile(result.path, name, before, after, diff, dict(sorted(changes.items())))
+    return PlannedFile(result.path, name, before, after, diff, dict(sorted(changes.items())),
+                       created)
 
 
 def record_dir_for(outcome: RunOutcome, given: Path | None) -> Path:
@@ -436,6 +450,7 @@ class Restore:
     name: str
     after: bytes  # what the file holds now: what the run wrote
     before: bytes  # what it held before the run
+    created: bool = False  # the run created it: undo removes it
 
 
 @dataclass
@@ -458,10 +473,14 @@ def plan_undo(recorded: RecordedRun) -> UndoPlan:
     for entry in recorded.files:
         name = entry["path"]
         path = recorded.root / name
+        created = entry.get("created") is True
         try:
             current = path.read_bytes()
         except FileNotFoundError:
-            plan.problems.append((path, f"removed since run {recorded.name}"))
+            if created and not recorded.done:
+                plan.not_written.append(name)  # the run was killed before creating it
+            else:
+                plan.problems.append((path, f"removed since run {recorded.name}"))
             continue
         except OSError as exc:
             plan.problems.append((path, f"cannot read: {exc.strerror or exc}"))
@@ -476,7 +495,7 @@ def plan_undo(recorded: RecordedRun) -> UndoPlan:
             if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
                 plan.problems.append((path, "file is read-only"))
                 continue
-            plan.restores.append(Restore(path, name, current, before))
+            plan.restores.append(Restore(path, name, current, before, created))
         elif not recorded.done and digest == entry["before_sha256"]:
             plan.not_written.append(name)  # the run was killed before writing it
         elif digest == entry["before_sha256"]:
@@ -523,15 +542,22 @@ class UndoWriteError(Exception):
 def undo(recorded: RecordedRun, plan: UndoPlan) -> None:
     """Restore every file of a checked plan (all or none), then mark the run undone."""
     restored: list[Restore] = []
-    for restore in plan.restores:
+    # Files the run created go last: the files that rely on them are restored first.
+    for restore in sorted(plan.restores, key=lambda restore: restore.created):
         try:
-            write_atomically(restore.path, restore.after, restore.before)
+            if restore.created:
+                remove_file(restore.path, restore.after)
+            else:
+                write_atomically(restore.path, restore.after, restore.before)
         except WriteError as exc:
             # Put back what was restored so the tree is as the run left it, not half-undone.
             rolled_back = True
             for done in reversed(restored):
                 try:
-                    write_atomically(done.path, done.before, done.after)
+                    if done.created:
+                        create_file(done.path, done.after)
+                    else:
+                        write_atomically(done.path, done.before, done.after)
                 except WriteError:
                     rolled_back = False
             raise UndoWriteError(restore.path, str(exc), rolled_back) from exc

@@ -102,6 +102,8 @@ class Summary:
     def of(
         cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float
     ) -> Summary:
+        # Files a fix needs created are not files the run looked at (apply names them).
+        results = [result for result in results if result.created_by is None]
         summary = cls(files=len(results), errors=len(problems), seconds=seconds)
         for result in results:
             summary.parsed += result.parsed

@@ -169,6 +169,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         ] = {}
         self._statements: list[cst.CSTNode] = []  # enclosing statements, innermost last
         self._indents: list[str | None] = []  # enclosing block indents (None: the default)
+        self._case_indents: list[str | None] = []  # how each enclosing `match` indents cases
         self._plain: bool | None = None  # no matcher decorators: see _plain_dispatch()
 
     @classmethod
@@ -294,8 +295,13 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             if visit_children and focus is not None and not focus.covers(node):
                 visit_children = False
             self._statements.append(node)
+            if node_type is cst.Match:
+                self._case_indents.append(node.indent)  # type: ignore[attr-defined]
         elif node_type is cst.IndentedBlock:
             self._indents.append(node.indent)  # type: ignore[attr-defined]
+        elif node_type is cst.MatchCase:
+            # `case` lines are a block of their own, indented by the `match` statement.
+            self._indents.append(self._case_indents[-1])
         return visit_children
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
@@ -303,7 +309,9 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         node_type = type(original_node)
         if node_type in _STATEMENT_TYPES:
             self._statements.pop()
-        elif node_type is cst.IndentedBlock:
+            if node_type is cst.Match:
+                self._case_indents.pop()
+        elif node_type is cst.IndentedBlock or node_type is cst.MatchCase:
             self._indents.pop()
         return result
 

@@ -28,6 +28,7 @@ from torchfix.rewrite.contract import (
     AddImport,
     AddKeyword,
     Codemod,
+    CreateFile,
     Edit,
     FileContext,
     Finding,
@@ -163,7 +164,8 @@ class PrimitiveEditor(Editor):
         self._located: dict[Span, list[tuple[Finding, Edit]]] = {}
         self._pending: dict[int, int] = {}
         for finding in edit.findings:
-            located = [e for e in finding.edits if not isinstance(e, (AddImport, RemoveImport))]
+            located = [e for e in finding.edits
+                       if not isinstance(e, (AddImport, RemoveImport, CreateFile))]
             if not located:
                 self.done(finding)
                 continue
