@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import PROJECTS, ensure
 
 from torchfix.engine.pipeline import RunOptions, run
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 from torchfix.engine.runner import on_parser_stack
 from torchfix.git.diffs import unified_diff
 from torchfix.model.project import Project

@@ -1,7 +1,7 @@
 """The codemods, one module each, in the order they run on a file.
 
-To add one: write `codemods/<name>.py` (see `torchfix.rewrite.codemod.TorchfixCodemod` for the
-contract), add its class here, and give it a `golden/<name>/` folder.
+To add one: write `codemods/<family>/<name>.py` (see `torchfix.rewrite.contract.Codemod`
+for the contract), add its class here, and give it a `golden/<name>/` folder.
 """
 
 from codemods.assertions.assert_to_raise import AssertToRaise
@@ -10,9 +10,9 @@ from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.migrations.amp_api import AmpApi
 from codemods.numerics.clamp_log_ratio import ClampLogRatio
 from codemods.performance.hoist_mask_constant import HoistMaskConstant
-from torchfix.rewrite.codemod import TorchfixCodemod
+from torchfix.rewrite.contract import Codemod
 
-CODEMODS: tuple[type[TorchfixCodemod], ...] = (
+CODEMODS: tuple[type[Codemod], ...] = (
     AmpApi,
     AssertToRaise,
     StrictLoadStateDict,

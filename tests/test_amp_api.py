@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from codemods.migrations.amp_api import parse_version
 from torchfix.cli import app
-from torchfix.engine.process import EngineSettings, process_source
-from torchfix.rewrite.codemod import Safety
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
+from torchfix.rewrite.contract import Safety
 
 TRAINER = """\
 import torch

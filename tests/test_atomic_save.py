@@ -16,8 +16,10 @@ from git_helpers import git, isolate_git, make_repo, status, torchfix, write_fil
 
 from torchfix import cli
 from torchfix.api import fix_source
+from torchfix.engine.decide import FileFailure
 from torchfix.engine.pipeline import with_new_files
-from torchfix.engine.process import FileResult, NewFile, _FileFailure, _new_files
+from torchfix.engine.results import FileResult, NewFile
+from torchfix.engine.rewrite_file import _new_files
 from torchfix.engine.writing import WriteError
 from torchfix.golden import IN_SUFFIX, OUT_SUFFIX, discover_cases
 from torchfix.rewrite.contract import CreateFile, Finding
@@ -355,5 +357,5 @@ def test_a_new_file_must_be_valid_python(tmp_path: Path) -> None:
     statement = ast.parse("torch.save(x, p)").body[0]
     finding = Finding(statement, "needs a helper",
                       edits=(CreateFile(tmp_path / "_helper.py", "def broken(:\n"),))
-    with pytest.raises(_FileFailure, match="with invalid Python"):
+    with pytest.raises(FileFailure, match="with invalid Python"):
         _new_files("atomic-save", [finding], tmp_path / "train.py")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from torchfix.engine.discovery import SourceFile
-from torchfix.engine.process import EngineSettings
+from torchfix.engine.results import EngineSettings
 from torchfix.engine.runner import run_files
 
 from conftest import FIXED, NEEDS_FIX

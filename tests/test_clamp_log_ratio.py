@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from torchfix.cli import app
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 
 CODEMOD = "clamp-log-ratio"
 SOURCE = """\

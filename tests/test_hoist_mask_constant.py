@@ -21,7 +21,8 @@ from codemods.performance.hoist_mask_constant import (
     holds_exactly,
     verdict,
 )
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 from torchfix.model.semantic import SemanticModel
 from torchfix.rewrite.contract import Safety
 

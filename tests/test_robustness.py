@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
 
 ALL = EngineSettings(

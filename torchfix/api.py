@@ -26,9 +26,10 @@ from typing import Any
 
 from torchfix.engine.config import ConfigError, validate_options
 from torchfix.engine.pipeline import RunOptions, run
-from torchfix.engine.process import EngineSettings, FileResult, process_bytes
+from torchfix.engine.process import process_bytes
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
-from torchfix.rewrite.codemod import Change
+from torchfix.rewrite.contract import Change
 
 __all__ = ["CheckResult", "FileProblem", "Finding", "FixResult", "SourceError", "check_paths",
            "check_source", "fix_source"]

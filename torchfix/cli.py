@@ -24,7 +24,7 @@ from rich.table import Table
 from torchfix import __version__
 from torchfix.engine.config import ConfigError, find_config, load_config
 from torchfix.engine.pipeline import RunOptions, RunOutcome, project_root, resolve, run
-from torchfix.engine.process import FileResult
+from torchfix.engine.results import FileResult
 from torchfix.engine.writing import WriteError, create_file, write_atomically
 from torchfix.git.batch import (
     DEFAULT_JOBS,

@@ -23,10 +23,10 @@ from codemods.migrations.amp_api import (
     ReplaceImportedModule,
     ShortenEdit,
 )
-from torchfix.rewrite.codemod import CodemodSettings
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor, EditSettings
 from torchfix.rewrite.edits import as_keyword, insert_argument, keyword, prepend_argument
+from torchfix.rewrite.transformer import TransformerSettings
 
 BlockT = TypeVar("BlockT", cst.Module, cst.IndentedBlock)
 
@@ -34,7 +34,7 @@ BlockT = TypeVar("BlockT", cst.Module, cst.IndentedBlock)
 class AmpApiEditor(Editor):
     """Rewrites calls, decorators, names and imports where amp-api's findings say."""
 
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings, edit)
         self._quote = '"'

@@ -15,15 +15,15 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 
 from codemods.performance.hoist_mask_constant import DropStatement, HoistConstant
-from torchfix.rewrite.codemod import CodemodSettings
 from torchfix.rewrite.contract import Span
 from torchfix.rewrite.editing import EditError, EditSettings, PrimitiveEditor
+from torchfix.rewrite.transformer import TransformerSettings
 
 
 class HoistMaskConstantEditor(PrimitiveEditor):
     """The shared primitives, plus removed statements and hoisted module constants."""
 
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings, edit)
         # Statements to remove, by the span of their assignment.

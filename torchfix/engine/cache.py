@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
-from torchfix.engine.process import EngineSettings, FileError, FileResult
+from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
-from torchfix.rewrite.codemod import Change, Safety
+from torchfix.rewrite.contract import Change, Safety
 
 FOLDER_NAME = ".torchfix_cache"
 _FORMAT = 3  # 2: changes carry their end position; 3: and the project facts they read

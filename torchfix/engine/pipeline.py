@@ -15,7 +15,7 @@ from pathlib import Path
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.config import Config, ConfigError, find_config, load_config
 from torchfix.engine.discovery import Discovery, SourceFile, discover
-from torchfix.engine.process import EngineSettings, FileError, FileResult
+from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.engine.runner import run_files
 from torchfix.git.diffs import git_root
 from torchfix.model.project import Project

@@ -16,13 +16,8 @@ from typing import Any, TypeVar
 
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.discovery import SourceFile
-from torchfix.engine.process import (
-    EngineSettings,
-    FileError,
-    FileResult,
-    process_bytes,
-    read_source,
-)
+from torchfix.engine.process import process_bytes, read_source
+from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024

@@ -33,7 +33,7 @@ from pathlib import Path
 import git
 
 from torchfix.engine.pipeline import RunOutcome
-from torchfix.engine.process import FileResult
+from torchfix.engine.results import FileResult
 from torchfix.engine.writing import WriteError, create_file, remove_file, write_atomically
 from torchfix.git.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
 from torchfix.git.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify

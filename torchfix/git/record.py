@@ -50,7 +50,7 @@ from typing import Any
 
 from torchfix import __version__
 from torchfix.engine.pipeline import RunOutcome
-from torchfix.engine.process import FileResult
+from torchfix.engine.results import FileResult
 from torchfix.engine.writing import (
     WriteError,
     create_file,

@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
-from torchfix.rewrite.codemod import Change
+from torchfix.rewrite.contract import Change
 
 
 @dataclass(frozen=True)

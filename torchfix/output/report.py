@@ -16,8 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from torchfix.engine.process import FileResult
-from torchfix.rewrite.codemod import Change, Safety
+from torchfix.engine.results import FileResult
+from torchfix.rewrite.contract import Change, Safety
 
 # Runs shorter than this finish before a progress bar would be any help.
 PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))

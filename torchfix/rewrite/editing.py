@@ -23,7 +23,6 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.rewrite.contract import (
     AddImport,
     AddKeyword,
@@ -39,6 +38,7 @@ from torchfix.rewrite.contract import (
     Span,
 )
 from torchfix.rewrite.edits import append_argument, keyword
+from torchfix.rewrite.transformer import Focus, FocusedTransformer, TransformerSettings
 
 
 class EditError(Exception):
@@ -54,15 +54,10 @@ class EditSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-class Editor(TorchfixCodemod):
+class Editor(FocusedTransformer):
     """Base class of libcst editors. `finding_at(node)` says what was decided there."""
 
-    # An editor is not a codemod of its own: these only satisfy the base class.
-    name = "editor"
-    summary = ""
-    triggers = ()
-
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings)
         self.edit = edit
@@ -157,7 +152,7 @@ def _same_kind(finding: Finding, node: cst.CSTNode) -> bool:
 class PrimitiveEditor(Editor):
     """Makes the shared edit primitives the findings carry."""
 
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings, edit)
         # span → (finding, its located edits); a finding is made when all of them are.
@@ -271,7 +266,7 @@ def make_changes(
     module: cst.Module,
     findings: Sequence[Finding],
     file: FileContext,
-    settings: CodemodSettings,
+    settings: TransformerSettings,
 ) -> cst.Module:
     """`module` (libcst's tree of `file.text`) with the changes of `findings` made.
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from torchfix import PROJECT_URL
-from torchfix.rewrite.codemod import TorchfixCodemod
+from torchfix.rewrite.contract import Codemod
 
 ALL_SELECTOR = "ALL"
 
@@ -16,14 +16,14 @@ class UnknownCodemodError(ValueError):
     """A codemod name that no codemod has (a usage or configuration error)."""
 
 
-def all_codemods() -> tuple[type[TorchfixCodemod], ...]:
+def all_codemods() -> tuple[type[Codemod], ...]:
     """Every codemod, in the fixed order in which they run on a file."""
     from codemods import CODEMODS
 
     return CODEMODS
 
 
-def by_name() -> dict[str, type[TorchfixCodemod]]:
+def by_name() -> dict[str, type[Codemod]]:
     return {codemod.name: codemod for codemod in all_codemods()}
 
 
@@ -39,7 +39,7 @@ def docs_url(name: str) -> str:
     return f"{PROJECT_URL}#{anchor}"
 
 
-def get(name: str) -> type[TorchfixCodemod]:
+def get(name: str) -> type[Codemod]:
     known = by_name()
     if name not in known:
         raise UnknownCodemodError(_unknown_message(name, known))
@@ -48,7 +48,7 @@ def get(name: str) -> type[TorchfixCodemod]:
 
 def select(
     selected: Iterable[str] | None, ignored: Iterable[str] = ()
-) -> tuple[type[TorchfixCodemod], ...]:
+) -> tuple[type[Codemod], ...]:
     """Resolve --select/--ignore names to codemods, kept in their run order.
 
     No selection means every codemod that is on by default; `ALL` means every codemod.
@@ -67,7 +67,7 @@ def select(
     )
 
 
-def _check_names(names: Iterable[str], known: dict[str, type[TorchfixCodemod]]) -> list[str]:
+def _check_names(names: Iterable[str], known: dict[str, type[Codemod]]) -> list[str]:
     checked = []
     for name in names:
         if name == ALL_SELECTOR:

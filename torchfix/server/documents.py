@@ -13,7 +13,8 @@ from pathlib import Path
 
 from torchfix.engine.config import Config, ConfigError, find_config
 from torchfix.engine.pipeline import RunOptions, project_root, resolve
-from torchfix.engine.process import EngineSettings, FileResult, process_bytes
+from torchfix.engine.process import process_bytes
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
 from torchfix.model.project import Project
 from torchfix.rewrite.contract import Change, Safety

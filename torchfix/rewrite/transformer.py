@@ -1,21 +1,19 @@
-"""The codemod contract: what every module in `codemods/` declares, and how it records edits.
+"""A libcst transformer that visits only the statements holding changes, cheaply.
 
-A codemod is a libcst `VisitorBasedCodemodCommand` that also declares a stable `name`,
-a one-line `summary`, the byte strings it can act on (`triggers`) and its `options`.
-Every edit goes through `fix()` (or `report()` for findings with no automatic fix), which
-applies safety gating and suppression comments and records a `Change`, so that no codemod
-has to know how its results are shown or written.
+The base of every editor (`torchfix.rewrite.editing.Editor`). Two costs of libcst are
+avoided: its matcher-aware dispatch (looked up by name for every node and field) for
+editors that use no matcher decorators, and its PositionProvider (which generates code
+for the whole module) by computing positions statement by statement. Statements that
+hold no change (`Focus`) are not visited at all.
 """
 
 from __future__ import annotations
 
-import ast
 import bisect
-from collections.abc import Callable, Collection, Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -27,11 +25,8 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from torchfix.rewrite.contract import Change, Option, Safety, applies
 from torchfix.rewrite.statement_lines import LineSpan
 from torchfix.rewrite.suppressions import Suppressions
-
-NodeT = TypeVar("NodeT", bound=cst.CSTNode)
 
 # What libcst's matcher decorators (@visit, @leave, @call_if_inside, ...) set on a method.
 _MATCHER_DECORATOR_ATTRIBUTES = (
@@ -40,53 +35,6 @@ _MATCHER_DECORATOR_ATTRIBUTES = (
     VISIT_POSITIVE_MATCHER_ATTR,
     VISIT_NEGATIVE_MATCHER_ATTR,
 )
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A change decided on CPython's tree alone (see `TorchfixCodemod.findings`)."""
-
-    node: ast.stmt | ast.expr  # the node the change is made to: it locates the change
-    message: str
-    safety: Safety
-
-    def change(
-        self, codemod: str, lines: Sequence[str], unsafe_fixes: bool, suppressions: Suppressions
-    ) -> Change | None:
-        """The Change that `fix()` or `report()` records for it; None where suppressed."""
-        node = self.node
-        if suppressions and suppressions.suppresses(
-            codemod, node.lineno, node.end_lineno or node.lineno
-        ):
-            return None
-        end_line = node.end_lineno or node.lineno
-        end_offset = node.end_col_offset if node.end_col_offset is not None else node.col_offset
-        return Change(codemod, node.lineno, _characters(lines, node.lineno, node.col_offset) + 1,
-                      self.message, self.safety, applies(self.safety, unsafe_fixes),
-                      end_line, _characters(lines, end_line, end_offset) + 1)
-
-
-def _characters(lines: Sequence[str], line_number: int, byte_offset: int) -> int:
-    """CPython counts columns in UTF-8 bytes, libcst (and so every Change) in characters."""
-    line = lines[line_number - 1] if line_number <= len(lines) else ""
-    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
-
-
-def position_in_file(position: CodeRange, line_numbers: Sequence[int]) -> CodeRange:
-    """A position in code cut out of a file, as a position in the file.
-
-    `line_numbers` holds the file's number of each line of the cut code. The end of the
-    cut (a module's end, one past its last line) maps past the last line it holds.
-    """
-    def line_in_file(line: int) -> int:
-        if line <= len(line_numbers):
-            return line_numbers[line - 1]
-        return line_numbers[-1] + line - len(line_numbers)
-
-    return CodeRange(
-        (line_in_file(position.start.line), position.start.column),
-        (line_in_file(position.end.line), position.end.column),
-    )
 
 
 @dataclass(frozen=True)
@@ -105,24 +53,15 @@ class Focus:
 
 
 @dataclass(frozen=True)
-class CodemodSettings:
-    """What a codemod instance needs to know about the current run and file."""
+class TransformerSettings:
+    """What a transformer needs to know about the file it visits."""
 
-    unsafe_fixes: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
     suppressions: Suppressions = field(default_factory=Suppressions)
     # True when the tree comes straight from the parser, so every node is unique and the
     # defensive deep copy libcst makes before computing metadata can be skipped.
     fresh_tree: bool = False
     focus: Focus | None = None  # None: visit every statement
-    # CPython's parse of the same text, for facts that are cheaper to read there (class
-    # bases, assignments); None when this Python cannot parse the file.
-    python_tree: ast.Module | None = None
-    # Only the changes are wanted, not the new text (`check`).
-    findings_only: bool = False
-    # When the tree holds only some lines of the file (torchfix.rewrite.sparse_source): the file's
-    # number of each line of the tree's code.
-    line_numbers: Sequence[int] | None = None
 
 
 # Statement node types whose subtrees can be skipped when they hold no candidate line.
@@ -134,22 +73,11 @@ _STATEMENT_TYPES = frozenset(
 )
 
 
-class TorchfixCodemod(VisitorBasedCodemodCommand):
-    """Base class of every torchfix codemod. Subclasses set the class attributes below."""
+class FocusedTransformer(VisitorBasedCodemodCommand):
+    """A libcst transformer over the focused statements, with cheap `position()`."""
 
-    name: ClassVar[str]
-    summary: ClassVar[str]
-    triggers: ClassVar[tuple[bytes, ...]]
-    # What `torchfix list` shows: "safe", "unsafe" or "safe, unsafe".
-    fix_safety: ClassVar[str] = "safe"
-    enabled_by_default: ClassVar[bool] = True
-    # Whether the codemod reads libcst nodes beyond its candidate lines (the file's quote
-    # style, say). If not, `check` may give it a tree of only the statements holding its
-    # candidates (see torchfix.rewrite.sparse_source).
-    reads_whole_file: ClassVar[bool] = False
-    options: ClassVar[tuple[Option, ...]] = ()
-
-    def __init__(self, context: CodemodContext, settings: CodemodSettings | None = None) -> None:
+    def __init__(self, context: CodemodContext,
+                 settings: TransformerSettings | None = None) -> None:
         if type(self)._uses_matcher_decorators:
             super().__init__(context)
         else:
@@ -161,8 +89,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             self._matchers = {}
             self._extra_visit_funcs = {}
             self._extra_leave_funcs = {}
-        self.settings = settings or CodemodSettings()
-        self.changes: list[Change] = []
+        self.settings = settings or TransformerSettings()
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self._statement_positions: dict[
             cst.CSTNode, tuple[Mapping[cst.CSTNode, CodeRange], int]
@@ -171,46 +98,6 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
         self._indents: list[str | None] = []  # enclosing block indents (None: the default)
         self._case_indents: list[str | None] = []  # how each enclosing `match` indents cases
         self._plain: bool | None = None  # no matcher decorators: see _plain_dispatch()
-
-    @classmethod
-    def skips_path(cls, path: Path) -> bool:
-        """Whether this codemod never acts on the file at `path` (test files, say).
-
-        Asked before the file is read into any parser, so a file that only such codemods
-        could touch costs nothing. The default acts everywhere.
-        """
-        del path
-        return False
-
-    @classmethod
-    def candidate_lines(cls, tree: ast.Module) -> Collection[int] | None:
-        """The lines where this codemod may act, found in CPython's (much faster) parse.
-
-        Runs after the byte `triggers` matched and before libcst parses the file. An
-        empty result means the file does not need this codemod, and libcst never parses
-        it for this codemod; otherwise only the statements that contain one of these
-        lines are visited (with their enclosing functions and classes). Return the line
-        of each node the codemod may rewrite or report, plus any line whose code it must
-        see to decide (e.g. an assignment it reads). None, the default, visits everything.
-
-        In `check`, libcst may parse only the top-level statements (and, in classes, the
-        members) holding a candidate line: the other statements are not in the tree at
-        all, unless the codemod sets `reads_whole_file`.
-        """
-        del tree
-        return None
-
-    @classmethod
-    def findings(cls, tree: ast.Module) -> Sequence[Finding] | None:
-        """Every change this codemod makes to the file, when CPython's tree decides them all.
-
-        `check` wants the changes, not the new text: a codemod that can list them here,
-        each with the node, message and safety its rewrite records, spares `check` the
-        libcst parse. The golden tests hold `check` to exactly what `apply` changes. None,
-        the default: `check` runs the codemod on libcst's tree like `apply`.
-        """
-        del tree
-        return None
 
     # -- traversal -----------------------------------------------------------------------
     #
@@ -315,61 +202,6 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             self._indents.pop()
         return result
 
-    # -- options -------------------------------------------------------------------------
-
-    @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {option.name: option.default for option in cls.options}
-
-    def option(self, name: str) -> Any:
-        if name in self.settings.options:
-            return self.settings.options[name]
-        return self.option_defaults()[name]
-
-    # -- recording edits -----------------------------------------------------------------
-
-    def would_apply(self, node: cst.CSTNode, safety: Safety) -> bool:
-        """Whether an edit of `node` with this safety is applied in this run."""
-        return not self.is_suppressed(node) and applies(safety, self.settings.unsafe_fixes)
-
-    def fix(
-        self,
-        original: cst.CSTNode,
-        updated: NodeT,
-        replacement: Any,
-        message: str,
-        safety: Safety = Safety.SAFE,
-        on_apply: Callable[[], None] | None = None,
-    ) -> Any:
-        """Record a change and return `replacement` when it applies, else `updated`.
-
-        `original` is the node as it appears in the tree being transformed (it locates the
-        change and its suppression comments); `on_apply` runs only when the change is
-        applied, e.g. to schedule the imports the replacement needs.
-        """
-        if self.is_suppressed(original):
-            return updated
-        applied = self.would_apply(original, safety)
-        self._record(original, message, safety, applied)
-        if not applied:
-            return updated
-        if on_apply is not None:
-            on_apply()
-        return replacement
-
-    def report(self, node: cst.CSTNode, message: str) -> None:
-        """Record a finding that has no automatic fix."""
-        if not self.is_suppressed(node):
-            self._record(node, message, Safety.MANUAL, applied=False)
-
-    def is_suppressed(self, node: cst.CSTNode) -> bool:
-        if not self.settings.suppressions:
-            return False
-        position = self.position(node)
-        return self.settings.suppressions.suppresses(
-            self.name, position.start.line, position.end.line
-        )
-
     def position(self, node: cst.CSTNode) -> CodeRange:
         """Where `node` (of the tree being transformed) is in the file.
 
@@ -385,10 +217,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             if wrapper is None:
                 raise RuntimeError("position() called outside transform_module()")
             self._positions = wrapper.resolve(PositionProvider)
-        position = self._positions[node]
-        if self.settings.line_numbers is None:
-            return position
-        return position_in_file(position, self.settings.line_numbers)
+        return self._positions[node]
 
     def _position_in_statement(self, node: cst.CSTNode) -> CodeRange | None:
         focus = self.settings.focus
@@ -432,22 +261,7 @@ class TorchfixCodemod(VisitorBasedCodemodCommand):
             (local.end.line + line_shift, local.end.column),
         )
 
-    def _record(self, node: cst.CSTNode, message: str, safety: Safety, applied: bool) -> None:
-        position = self.position(node)
-        start, end = position.start, position.end
-        self.changes.append(
-            Change(self.name, start.line, start.column + 1, message, safety, applied,
-                   end.line, end.column + 1)
-        )
-
     # -- libcst plumbing -----------------------------------------------------------------
-
-    def transform_module(self, tree: cst.Module) -> cst.Module:
-        if self.settings.findings_only:
-            # libcst then adds and removes the imports the edits scheduled, walking the whole
-            # module again: that changes the text, never the findings.
-            return Codemod.transform_module(self, tree)
-        return super().transform_module(tree)
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module) -> Generator[cst.Module, None, None]:
