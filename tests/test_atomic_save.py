@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from git_helpers import git, isolate_git, make_repo, status, torchfix, write_files
 
-from torchfix import cli
 from torchfix.api import fix_source
+from torchfix.cli import apply as cli
 from torchfix.engine.decide import FileFailure
 from torchfix.engine.pipeline import with_new_files
 from torchfix.engine.results import FileResult, NewFile

@@ -453,7 +453,7 @@ def test_an_interrupted_run_records_what_it_wrote(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = make_repo(tmp_path / "repo", {"a.py": NEEDS_FIX, "b.py": NEEDS_FIX})
-    import torchfix.cli as cli
+    import torchfix.cli.apply as cli
 
     real_write = cli.write_atomically
     calls: list[Path] = []
@@ -486,7 +486,7 @@ def test_a_killed_run_is_undone_from_its_hashes(
 ) -> None:
     """Killed after writing a.py, before b.py and before the record was finished."""
     repo = make_repo(tmp_path / "repo", {"a.py": NEEDS_FIX, "b.py": NEEDS_FIX})
-    import torchfix.cli as cli
+    import torchfix.cli.apply as cli
 
     real_write = cli.write_atomically
 

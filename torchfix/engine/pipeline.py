@@ -10,13 +10,15 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.config import Config, ConfigError, find_config, load_config
-from torchfix.engine.discovery import Discovery, SourceFile, discover
+from torchfix.engine.discovery import Discovery, SourceFile, discover, is_excluded
+from torchfix.engine.process import process_bytes
 from torchfix.engine.results import EngineSettings, FileError, FileResult
-from torchfix.engine.runner import run_files
+from torchfix.engine.runner import on_parser_stack, run_files
 from torchfix.git.diffs import git_root
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
@@ -145,6 +147,28 @@ def run(
                 on_result(result)
     outcome.results = with_new_files([results[index] for index in sorted(results)])
     outcome.warnings = suppression_warnings(found.files)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def run_source(data: bytes, path: Path, options: RunOptions) -> RunOutcome:
+    """One run over text that is not read from disk (an editor's buffer on stdin), as if
+    it were the file at `path`: that path's configuration, excludes, per-file ignores
+    and project apply. An excluded path gives no result at all."""
+    started = time.perf_counter()
+    settings, config = resolve([path], options)
+    outcome = RunOutcome(settings, config, Discovery(), project_root(config, [path]))
+    excludes = [(config.root, config.exclude),
+                (options.exclude_root or Path.cwd(), tuple(options.exclude))]
+    if not is_excluded(path, excludes):
+        outcome.discovery.files.append(SourceFile(Path(os.path.abspath(path)), explicit=True))
+        ignored = config.ignored_for(path)
+        settings = replace(settings, codemods=tuple(
+            name for name in settings.codemods if name not in ignored))
+        project = Project(outcome.root, configured_min_torch=config.min_torch)
+        work = partial(process_bytes, data, path, settings, explicit=True, project=project)
+        result = on_parser_stack(work) if settings.codemods else FileResult(path)
+        outcome.results = [result]
     outcome.seconds = time.perf_counter() - started
     return outcome
 

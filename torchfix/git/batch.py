@@ -35,6 +35,7 @@ from rich.text import Text
 
 from torchfix.engine.config import ConfigError
 from torchfix.engine.pipeline import RunOptions, run
+from torchfix.git.defaults import DEFAULT_JOBS, DEFAULT_WORKDIR
 from torchfix.git.gitops import (
     CommitOptions,
     CommitResult,
@@ -56,8 +57,6 @@ from torchfix.git.verify_command import VerifyInterrupted
 if TYPE_CHECKING:
     from torchfix.git.batch_executors import BatchExecutor
 
-DEFAULT_WORKDIR = Path("torchfix-batch")
-DEFAULT_JOBS = 4
 GH_TIMEOUT_SECONDS = 120
 # scheme://... or scp-like user@host:path; anything else is a path.
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|[^/\s:@]+@[^/\s:]+:)")
