@@ -3,10 +3,12 @@
     python bench/ecosystem.py                    # every project in bench/corpus.py
     python bench/ecosystem.py timm trl           # just these
     python bench/ecosystem.py --out results/     # where the diffs and summary go
+    python bench/ecosystem.py --select exp-overflow,typing-any timm   # only these codemods
 
 For each project it reports files, files changed, changes per codemod, crashes (internal
 errors), outputs that fail to parse, files a second run would change again, findings of
-`check` that differ from the changes of `apply`, time and peak RSS — crashes, unparsable
+`check` that differ from the changes of `apply`, findings reported for a human (no fix),
+time and peak RSS — crashes, unparsable
 outputs, second-run changes and check/apply differences must be zero. The full diff of
 every project is saved so a person can read it (`<out>/<project>.diff`), with
 `summary.json` beside it.
@@ -41,15 +43,18 @@ from torchfix.rewrite import registry
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
+def check_project(name: str, folder: Path, out: Path,
+                  select: list[str] | None = None) -> dict[str, object]:
     """Run in a child process: rewrite the project in memory and check every output."""
-    options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
+    folder = folder.resolve()  # results carry resolved paths (.corpus may be a symlink)
+    options = RunOptions(select=select or ["ALL"], unsafe_fixes=True, use_cache=False)
     started = time.perf_counter()
     outcome = run([folder], options)
     seconds = time.perf_counter() - started
     again_settings = EngineSettings(codemods=outcome.settings.codemods, unsafe_fixes=True)
 
     changes: Counter[str] = Counter()
+    reports: Counter[str] = Counter()
     crashes: list[str] = []
     unparsable: list[str] = []
     unstable: list[str] = []
@@ -65,6 +70,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         for change in result.changes:
             if change.applied:
                 changes[change.codemod] += 1
+            else:
+                reports[change.codemod] += 1
         rewrite = result.rewrite()
         if rewrite is None:
             continue
@@ -85,7 +92,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     peak_rss_mb = max(resource.getrusage(who).ru_maxrss
                       for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     checked_seconds = time.perf_counter()
-    disagreements = check_against_apply(folder, [result.path for result in outcome.results])
+    disagreements = check_against_apply(folder, [result.path for result in outcome.results],
+                                        outcome.settings.codemods)
     checked_seconds = time.perf_counter() - checked_seconds
     return {
         "project": name,
@@ -93,6 +101,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         "parsed": sum(result.parsed for result in outcome.results),
         "files_changed": sum(result.changed for result in outcome.results),
         "changes": dict(sorted(changes.items())),
+        "reports": dict(sorted(reports.items())),
         "input_errors": input_errors,
         "crashes": crashes,
         "unparsable_outputs": unparsable,
@@ -104,7 +113,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     }
 
 
-def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
+def check_against_apply(folder: Path, paths: list[Path],
+                        names: tuple[str, ...] | None = None) -> list[str]:
     """Where `check` reports other changes than `apply` makes, codemod by codemod.
 
     `check` takes shortcuts `apply` cannot (a partial libcst parse, findings read off
@@ -118,6 +128,8 @@ def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
         except OSError:
             continue
         for codemod in registry.all_codemods():
+            if names is not None and codemod.name not in names:
+                continue
             if codemod.skips_path(path) or not any(t in data for t in codemod.triggers):
                 continue
             applied = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True)
@@ -136,25 +148,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("projects", nargs="*", default=list(PROJECTS))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--select", help="comma-separated codemods to run (default: all)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    select = args.select.split(",") if args.select else None
     if args.child:
         name, folder = args.child
-        print(json.dumps(check_project(name, Path(folder), args.out)))
+        print(json.dumps(check_project(name, Path(folder), args.out, select)))
         return
 
     rows = []
     for name, folder in ensure(args.projects).items():
         child = subprocess.Popen(
-            [sys.executable, __file__, "--out", str(args.out), "--child", name, str(folder)],
+            [sys.executable, __file__, "--out", str(args.out),
+             *(["--select", args.select] if args.select else []), "--child", name, str(folder)],
             stdout=subprocess.PIPE,
         )
         output = child.stdout.read() if child.stdout else b""
         _, status, _ = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             rows.append({"project": name, "crashes": ["the check itself failed"],
-                         "files": 0, "files_changed": 0, "changes": {}, "seconds": 0,
+                         "files": 0, "files_changed": 0, "changes": {}, "reports": {},
+                         "seconds": 0,
                          "unparsable_outputs": [], "second_run_changes": [],
                          "check_differs": [], "check_against_apply_seconds": 0,
                          "input_errors": 0, "parsed": 0, "peak_rss_mb": 0})
@@ -162,34 +178,41 @@ def main() -> None:
         row = json.loads(output)
         rows.append(row)
         print(f"{name}: {row['files']} files, {row['files_changed']} changed, "
-              f"{sum(row['changes'].values())} changes, {len(row['crashes'])} crashes",
+              f"{sum(row['changes'].values())} changes, "
+              f"{sum(row.get('reports', {}).values())} reported, {len(row['crashes'])} crashes",
               file=sys.stderr)
     (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
-    _print_table(rows)
+    _print_table(rows, [c.name for c in registry.select(select)] if select else None)
 
 
-def _print_table(rows: list[dict]) -> None:
+def _print_table(rows: list[dict], selected: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    codemods = [codemod.name for codemod in registry.all_codemods()]
-    table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
+    codemods = selected or [codemod.name for codemod in registry.all_codemods()]
+    which = "selected codemods" if selected else "all codemods"
+    table = Table(title=f"torchfix ecosystem check ({which}, --unsafe-fixes; "
+                        "changes, +reported)")
     for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
                    "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
     totals: Counter[str] = Counter()
+    reported: Counter[str] = Counter()
     for row in rows:
         counts = [row["changes"].get(name, 0) for name in codemods]
         totals.update(dict(zip(codemods, counts, strict=True)))
+        reported.update({name: row.get("reports", {}).get(name, 0) for name in codemods})
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
-            *map(str, counts), str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
+            *(_cell(count, row.get("reports", {}).get(name, 0))
+              for name, count in zip(codemods, counts, strict=True)),
+            str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
             str(len(row["second_run_changes"])), str(len(row["check_differs"])),
             str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
         )
     table.add_row(
         "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
-        *(str(totals[name]) for name in codemods),
+        *(_cell(totals[name], reported[name]) for name in codemods),
         str(sum(len(r["crashes"]) for r in rows)),
         str(sum(len(r["unparsable_outputs"]) for r in rows)),
         str(sum(len(r["second_run_changes"]) for r in rows)),
@@ -203,6 +226,10 @@ def _print_table(rows: list[dict]) -> None:
         for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"],
                         *(f"check differs from apply: {where}" for where in row["check_differs"])):
             print(f"{row['project']}: {problem}")
+
+
+def _cell(changes: int, reports: int) -> str:
+    return f"{changes} +{reports}" if reports else str(changes)
 
 
 if __name__ == "__main__":
