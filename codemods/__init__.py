@@ -9,6 +9,7 @@ from codemods.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
+from codemods.correctness.detach_before_numpy import DetachBeforeNumpy
 from codemods.hoist_mask_constant import HoistMaskConstant
 from torchfix.rewrite.codemod import TorchfixCodemod
 
@@ -19,6 +20,8 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     HoistMaskConstant,
     ClampLogRatio,
     AtomicSave,
+    # The seeds' other review findings (issue 18).
+    DetachBeforeNumpy,
 )
 
 __all__ = ["CODEMODS"]
