@@ -13,6 +13,7 @@ from codemods.correctness.detach_before_numpy import DetachBeforeNumpy
 from codemods.correctness.swallowed_exception import SwallowedException
 from codemods.correctness.typing_any import TypingAny
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.numerics.exp_overflow import ExpOverflow
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
@@ -26,6 +27,7 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     DetachBeforeNumpy,
     TypingAny,
     SwallowedException,
+    ExpOverflow,
 )
 
 __all__ = ["CODEMODS"]

@@ -1,0 +1,1 @@
+"""Codemods about numerical stability: values that overflow to inf or turn NaN."""
