@@ -14,6 +14,7 @@ from codemods.correctness.swallowed_exception import SwallowedException
 from codemods.correctness.typing_any import TypingAny
 from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.numerics.exp_overflow import ExpOverflow
+from codemods.numerics.quantile_not_kthvalue import QuantileNotKthvalue
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
@@ -28,6 +29,7 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     TypingAny,
     SwallowedException,
     ExpOverflow,
+    QuantileNotKthvalue,
 )
 
 __all__ = ["CODEMODS"]
