@@ -13,6 +13,7 @@ from codemods.correctness.detach_before_numpy import DetachBeforeNumpy
 from codemods.correctness.swallowed_exception import SwallowedException
 from codemods.correctness.typing_any import TypingAny
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.numerics.atanh_clamp import AtanhClamp
 from codemods.numerics.exp_overflow import ExpOverflow
 from codemods.numerics.quantile_not_kthvalue import QuantileNotKthvalue
 from torchfix.rewrite.codemod import TorchfixCodemod
@@ -30,6 +31,7 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     SwallowedException,
     ExpOverflow,
     QuantileNotKthvalue,
+    AtanhClamp,
 )
 
 __all__ = ["CODEMODS"]

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from codemods.numerics.torch_module import torch_name
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import NOT_LITERAL, BindingKind, SemanticModel
-from torchfix.rewrite.contract import AddImport, Codemod, FileContext, Finding, ReplaceNode, Safety
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 # What turns `p * n` into an index.
 ROUNDING = frozenset({"builtins.int", "builtins.round", "math.ceil", "math.floor"})
@@ -89,12 +90,12 @@ class QuantileNotKthvalue(Codemod):
             used = _value_use(model, call)
             same_tensor = percentile.count_of is not None and _same_elements(
                 percentile.count_of, tensor)
-            torch_name = _torch_name(model, call)
-            if (used is None or not same_tensor or keepdim or torch_name is None
+            spelling = torch_name(model, call)
+            if (used is None or not same_tensor or keepdim or spelling is None
                     or percentile.fraction is None):
                 yield Finding(call, REPORT_MESSAGE, Safety.MANUAL)
                 continue
-            name, imports = torch_name
+            name, imports = spelling
             arguments = [file.source(tensor), percentile.fraction]
             if dim is not None:
                 arguments.append(f"dim={file.source(dim)}")
@@ -267,16 +268,3 @@ def _visibly_flat(tensor: ast.expr) -> bool:
         return True
     return method in ("view", "reshape") and len(tensor.args) == 1 and isinstance(
         tensor.args[0], ast.UnaryOp) and ast.unparse(tensor.args[0]) == "-1"
-
-
-def _torch_name(model: SemanticModel, at: ast.AST) -> tuple[str, tuple[AddImport, ...]] | None:
-    """How `torch` is spelled where `at` is (adding `import torch` if it is not bound)."""
-    scope = model.scope_of(at)
-    for binding in model.imported_names():
-        if binding.qualified_name == "torch" and binding.kind is BindingKind.IMPORT and \
-                model.bindings_of(binding.name, scope) and all(
-                    b.qualified_name == "torch" for b in model.bindings_of(binding.name, scope)):
-            return binding.name, ()
-    if model.bindings_of("torch", scope) or model.module_scope.star_imports:
-        return None
-    return "torch", (AddImport("torch"),)
