@@ -10,6 +10,7 @@ from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.correctness.detach_before_numpy import DetachBeforeNumpy
+from codemods.correctness.layernorm_channels import LayernormChannels
 from codemods.correctness.swallowed_exception import SwallowedException
 from codemods.correctness.typing_any import TypingAny
 from codemods.hoist_mask_constant import HoistMaskConstant
@@ -32,6 +33,7 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     ExpOverflow,
     QuantileNotKthvalue,
     AtanhClamp,
+    LayernormChannels,
 )
 
 __all__ = ["CODEMODS"]
