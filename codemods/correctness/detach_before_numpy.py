@@ -91,8 +91,10 @@ NOT_GRAD_WORDS = frozenset({"label", "labels", "target", "targets", "idx", "inde
                             "seqlens"})
 # Modules that prepare inputs (images, audio, text) rather than run a model: what they
 # convert to numpy is data.
-PREPROCESSING_STEMS = ("image_processing", "video_processing", "processing_",
-                       "feature_extraction", "tokenization")
+PREPROCESSING_WORDS = ("image_process", "video_process", "audio_process", "feature_extract",
+                       "tokeniz")
+PREPROCESSING_FUNCTIONS = frozenset({"preprocess", "_preprocess", "postprocess",
+                                     "_postprocess"})
 PREPROCESSING_FOLDERS = frozenset({"data", "datasets", "preprocessing"})
 INTEGER_DTYPES = frozenset({"uint8", "int8", "int16", "int32", "int64", "long", "int", "short",
                             "bool", "uint16", "uint32", "uint64"})
@@ -143,18 +145,23 @@ class DetachBeforeNumpy(Codemod):
     `requires_grad=True`, and results of tensor operations on those, outside
     `torch.no_grad()` / `torch.inference_mode()` (a `with` block, a decorator, or
     `torch.set_grad_enabled(False)` before it) and in a function this file never calls
-    under one. It is **unsafe** where the receiver is a torch tensor, or goes through
-    `.cpu()` in a file that uses torch, but whether it requires grad is not known: a
-    parameter of the function, an attribute, what an unknown callable returned. A name
-    alone never makes the fix safe.
+    under one. It is **unsafe** where the function computes the tensor itself (what a
+    model or a method returned, operations on it), in a file that uses torch, but whether
+    it requires grad is not known. A name alone never makes the fix safe.
 
     No fix is offered where the tensor clearly cannot require grad: made under
     `torch.no_grad()`, by `torch.from_numpy` / `torch.tensor` / factories, by `.detach()`,
-    `.data` or `.grad`, integer and boolean results (`argmax`, comparisons, `.long()`,
-    indices), batches from a data loader; nor in files that also use TensorFlow or JAX
-    (whose tensors have `.numpy()` and no `.detach()`) unless the receiver is known to be a
-    torch tensor, for `.numpy(force=True)`, or in test code (a `.numpy()` that raised
-    there would already fail the tests).
+    `.data`, `.grad` or `Distribution.sample()`, integer and boolean results (`argmax`,
+    comparisons, `.long()`, indices), batches from a data loader, names that say labels,
+    masks or indices. Nor is it offered, as noise, where the tensor may require grad but
+    almost never does: a tensor passed in as a parameter or held in an attribute (as
+    likely data as not), code in a function every caller in the file runs under
+    `no_grad`, in a class that runs some of its methods under `no_grad` (a pipeline, a
+    predictor), in `preprocess` / `postprocess` functions and in preprocessing modules
+    (`*image_processing*`, `*tokenization*`, `processing_*`, `data/`). Also left alone:
+    files that also use TensorFlow or JAX (whose tensors have `.numpy()` and no
+    `.detach()`) unless the receiver is known to be a torch tensor, `.numpy(force=True)`,
+    and test code (a `.numpy()` that raised there would already fail the tests).
     """
 
     name = "detach-before-numpy"
@@ -202,6 +209,8 @@ class DetachBeforeNumpy(Codemod):
             callers = tensors.callers_without_grad(call)
             if callers == "all" and kind is not Grad.YES:
                 continue  # every call of this function in the file runs under no_grad
+            if kind in (Grad.TENSOR, Grad.UNKNOWN) and tensors.serves_inference(call):
+                continue
             safe = kind in (Grad.YES, Grad.MODULE_OUTPUT) and callers == "none"
             insert_at = next((step.func.value for step in chain  # type: ignore[attr-defined]
                               if _is_cpu_call(model, step)), receiver)
@@ -221,8 +230,9 @@ def _is_preprocessing(path: Path) -> bool:
     absolute = Path(os.path.abspath(path))
     with contextlib.suppress(ValueError):
         absolute = absolute.relative_to(os.getcwd())
-    return absolute.stem.startswith(PREPROCESSING_STEMS) or any(
-        part in PREPROCESSING_FOLDERS for part in absolute.parts[:-1])
+    stem = absolute.stem
+    return stem.startswith("processing_") or any(w in stem for w in PREPROCESSING_WORDS) or \
+        any(part in PREPROCESSING_FOLDERS for part in absolute.parts[:-1])
 
 
 def _numpy_calls(tree: ast.Module) -> list[ast.Call]:
@@ -742,6 +752,18 @@ class _Tensors:
         return False
 
     # -- callers -------------------------------------------------------------------------
+
+    def serves_inference(self, node: ast.AST) -> bool:
+        """Inference code: a method of a class that runs some of its methods under
+        `no_grad` (a pipeline, a predictor), or a pre/post-processing function."""
+        function = self.model.enclosing_function(node)
+        if function is not None and function.name in PREPROCESSING_FUNCTIONS:
+            return True
+        cls = self.model.enclosing_class(node)
+        return cls is not None and any(
+            isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                _grad_state(self.model, d) is False for d in method.decorator_list)
+            for method in cls.body)
 
     def callers_without_grad(self, node: ast.AST) -> str:
         """How many of the calls this file makes to the function holding `node` (matched
