@@ -62,7 +62,8 @@ class ExpOverflow(Codemod):
     and the result is the value the expression tends to (0, or 1 for
     `exp(x) / (1 + exp(x))`), but code that caught the `OverflowError` on purpose behaves
     differently, so a person should look. Left alone: arguments that are bounded already
-    (`min(...)`, literals and constants, `-abs(...)`, `log(...)`), `exp` inside a `try`
+    (`min(...)`, `-abs(...)`, `log(...)`) or settings rather than data (arithmetic on
+    literals, constants and parameters with a literal default), `exp` inside a `try`
     that handles `OverflowError`, and every other use of `math.exp` (`torch.exp` and
     `numpy.exp` do not raise).
 
@@ -125,14 +126,30 @@ def _bounded(model: SemanticModel, expr: ast.expr, depth: int) -> bool:
         operand = expr.operand
         return isinstance(operand, ast.Call) and model.qualified_name(operand.func) in (
             "builtins.abs", "math.fabs")
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
-        # Sums and products of bounded literals and constants: 2 * LOG_SCALE, x_min - 1
-        return all(model.literal(side) is not NOT_LITERAL for side in (expr.left, expr.right))
+    if _configuration(model, expr):
+        return True
     if isinstance(expr, ast.Name):
         found = model.bindings(expr)
         return bool(found) and all(
             b.kind is BindingKind.ASSIGNMENT and not b.augmented and b.value is not None
             and _bounded(model, b.value, depth - 1) for b in found)
+    return False
+
+
+def _configuration(model: SemanticModel, expr: ast.expr) -> bool:
+    """Arithmetic on literals, constants and parameters with a literal default
+    (`0.5 * logsnr_max` in `def schedule(logsnr_max=18.0)`): settings, not data."""
+    if model.literal(expr) is not NOT_LITERAL:
+        return True
+    if isinstance(expr, ast.UnaryOp):
+        return _configuration(model, expr.operand)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult,
+                                                             ast.Div)):
+        return _configuration(model, expr.left) and _configuration(model, expr.right)
+    if isinstance(expr, ast.Name):
+        found = model.bindings(expr)
+        return len(found) == 1 and found[0].kind is BindingKind.PARAMETER and \
+            found[0].value is not None and model.literal(found[0].value) is not NOT_LITERAL
     return False
 
 

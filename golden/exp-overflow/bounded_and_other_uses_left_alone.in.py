@@ -31,3 +31,8 @@ def guarded(x):
         return 1 / (1 + math.exp(-x))
     except (OverflowError, ZeroDivisionError):
         return 0.0
+
+
+def sigma_bounds(logsnr_min: float = -15.0, logsnr_max: float = 18.0):
+    # Settings with literal defaults, not data: not worth a clamp.
+    return 1.0 / (1.0 + math.exp(0.5 * logsnr_max)), 1.0 / (1.0 + math.exp(0.5 * logsnr_min))
