@@ -60,7 +60,9 @@ class SwallowedException(Codemod):
     reported: which logger to use is a decision for the project. Bare `except:` keeps
     its meaning (the message says to narrow it). Left alone: handlers the project marked
     as deliberate (`# noqa: S110`, `E722`, `BLE001`, a bare `# noqa`, or a pylint
-    `broad-except` / `bare-except` disable), handlers in `__del__`
+    `broad-except` / `bare-except` disable), probes (a `try` whose one statement returns
+    the answer, `try: return float(text)`, with the fallback after the handler, or that
+    only imports an optional module), handlers in `__del__`
     (where swallowing is the rule and logging may fail at interpreter shutdown), handlers
     that do anything besides `pass`, narrower exception types, and test code.
     """
@@ -89,7 +91,7 @@ class SwallowedException(Codemod):
             if not _does_nothing(handler):
                 continue
             what = _broad(model, handler)
-            if what is None or _acknowledged(file, handler):
+            if what is None or _acknowledged(file, handler) or _probe(model, handler):
                 continue
             function = model.enclosing_function(handler)
             if function is not None and function.name == "__del__":
@@ -122,6 +124,24 @@ def _acknowledged(file: FileContext, handler: ast.ExceptHandler) -> bool:
             return True
     return "pylint: disable" in text and any(
         word in text for word in ("broad-except", "bare-except", "broad-exception-caught"))
+
+
+def _probe(model: SemanticModel, handler: ast.ExceptHandler) -> bool:
+    """A try that is a question, not an operation: its one statement returns the answer
+    (`try: return float(x)`, `try: if is_dicom(f): return True`), and the code after the
+    handler the default; or it only imports an optional module."""
+    statement = model.parent(handler)
+    body = getattr(statement, "body", None)
+    if not body:
+        return False
+    if all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body):
+        return True
+    if len(body) != 1:
+        return False
+    only = body[0]
+    return isinstance(only, ast.Return) or (
+        isinstance(only, ast.If) and len(only.body) == 1 and isinstance(only.body[0], ast.Return)
+        and not only.orelse)
 
 
 def _does_nothing(handler: ast.ExceptHandler) -> bool:

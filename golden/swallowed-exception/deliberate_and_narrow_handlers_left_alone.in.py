@@ -34,3 +34,17 @@ try:
     import wandb
 except ImportError:
     wandb = None
+
+
+def to_float(value, default=float("nan")):
+    try:
+        return float(value)
+    except Exception:
+        pass
+    return default
+
+
+try:
+    import apex  # an optional dependency
+except Exception:
+    pass

@@ -1,7 +1,9 @@
 import logging
 
+import torch
+
 try:
-    from apex import amp
+    torch.backends.cuda.matmul.allow_tf32 = True
 except Exception:
     pass
 

@@ -1,12 +1,13 @@
 import logging
 
+import torch
+
 log = logging.getLogger("trainer")
 
 
-def maybe_compile(model):
+def compile_if_possible(model):
     try:
-        import torch._dynamo  # noqa: F401
-        return True
+        model = torch.compile(model)
     except BaseException:
         pass
-    return False
+    return model

@@ -1,12 +1,11 @@
 import torch
 
 
-def gpu_name():
+def log_gpu_memory(writer, step):
     try:
-        return torch.cuda.get_device_name(0)
+        writer.add_scalar("gpu/allocated", torch.cuda.memory_allocated(), step)
     except Exception:
         pass
-    return "cpu"
 
 
 def register_envs(gym):
