@@ -34,6 +34,7 @@ NO_GRAD_METHODS = frozenset({
     "tolist", "item", "numel", "size", "dim", "count_nonzero", "multinomial", "unique",
     "unique_consecutive", "bucketize", "indices", "crow_indices", "col_indices",
     "sample",  # Distribution.sample() runs under no_grad (rsample() does not)
+    "any", "all",
 })
 # Methods that look a value up in a container: what they return was made elsewhere.
 LOOKUP_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "values", "items"})

@@ -54,7 +54,8 @@ def summarize(policy: Policy, obs: np.ndarray):
     forced = out.numpy(force=True)
     chosen = out.max(dim=-1)[1].cpu().numpy()
     sampled = torch.distributions.Categorical(logits=out).sample().cpu().numpy()
-    return x.numpy(), detached, data, forced, chosen, sampled
+    nonempty = out.any(dim=-1).cpu().numpy()
+    return x.numpy(), detached, data, forced, chosen, sampled, nonempty
 
 
 def replay(policy: Policy, batch):
