@@ -82,7 +82,8 @@ class AtanhClamp(Codemod):
     `finfo(dtype).eps` where it did not, so atanh becomes finite (about 3.8 in float16,
     2.8 in bfloat16, 8.3 in float32) where it was inf; that changes results exactly where
     the old code gave inf, and a reviewer should confirm the dtype can occur. The clamp
-    form of the correction equals the old value only up to eps for every input. Clamps
+    form of the correction differs from the old value by log(1 + eps / (1 - a**2)): less
+    than eps / (1 - a**2), and less than log 2 where 1 - a**2 < eps. Clamps
     whose bound is not a literal or a module constant (`1 - eps` with `eps =
     torch.finfo(x.dtype).eps`, a parameter) are left alone; a clamp of an expression
     other than a name or attribute is reported (its dtype cannot be named without
