@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from codemods.numerics.torch_module import torch_name
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.project import Project
 from torchfix.model.semantic import NOT_LITERAL, BindingKind, SemanticModel
 from torchfix.rewrite.contract import (
     Codemod,
@@ -84,7 +85,7 @@ class AtanhClamp(Codemod):
     the old code gave inf, and a reviewer should confirm the dtype can occur. The clamp
     form of the correction differs from the old value by log(1 + eps / (1 - a**2)): less
     than eps / (1 - a**2), and less than log 2 where 1 - a**2 < eps. Clamps
-    whose bound is not a literal or a module constant (`1 - eps` with `eps =
+    whose bound is not a literal or a constant of the project (`1 - eps` with `eps =
     torch.finfo(x.dtype).eps`, a parameter) are left alone; a clamp of an expression
     other than a name or attribute is reported (its dtype cannot be named without
     computing it twice).
@@ -202,20 +203,26 @@ def _clamp_parts(model: SemanticModel, call: ast.Call
     return tensor, low, high
 
 
-def _value(model: SemanticModel, expr: ast.expr | None) -> float | None:
-    """The number a bound written with literals and module constants stands for."""
+def _value(model: SemanticModel, expr: ast.expr | None,
+           project: Project | None = None) -> float | None:
+    """The number a bound written with literals and constants stands for: constants of
+    this module, and (given the project) constants imported from its other modules."""
     if expr is None:
         return None
     literal = model.literal(expr)
+    if literal is NOT_LITERAL and project is not None and isinstance(
+            expr, (ast.Name, ast.Attribute)):
+        found = project.constant(model.qualified_name(expr))
+        literal = found if found is not None else NOT_LITERAL
     if literal is not NOT_LITERAL:
         if isinstance(literal, (int, float)) and not isinstance(literal, bool):
             return float(literal)
         return None
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = _value(model, expr.operand)
+        inner = _value(model, expr.operand, project)
         return -inner if inner is not None else None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
-        left, right = _value(model, expr.left), _value(model, expr.right)
+        left, right = _value(model, expr.left, project), _value(model, expr.right, project)
         if left is None or right is None:
             return None
         return left + right if isinstance(expr.op, ast.Add) else left - right
@@ -255,7 +262,7 @@ def _clamp_finding(file: FileContext, clamp: ast.Call) -> Finding | None:
     rounding: dict[str, None] = {}
     bad: list[tuple[ast.expr, float]] = []
     for bound in (low, high):
-        value = _value(model, bound)
+        value = _value(model, bound, file.project)
         if bound is None or value is None:
             continue
         dtypes = _rounds_to_one(value)
