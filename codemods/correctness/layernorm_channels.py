@@ -92,21 +92,29 @@ class LayernormChannels(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call)
-                if isinstance(call.func, (ast.Attribute, ast.Name)) and
-                (getattr(call.func, "attr", None) or getattr(call.func, "id", None))
-                in ("Conv1d", "LazyConv1d", "Sequential")}
+        # A Conv1d and a LayerNorm (module or function) must both be called in the file.
+        convs = {call.lineno for call in nodes_of(tree, ast.Call)
+                 if _called_name(call) in ("Conv1d", "LazyConv1d")}
+        if not convs or not any(_called_name(call) in ("LayerNorm", "layer_norm")
+                                for call in nodes_of(tree, ast.Call)):
+            return set()
+        return convs
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         model = file.semantic
+        convs = [call for call in nodes_of(file.tree, ast.Call)
+                 if _called_name(call) in ("Conv1d", "LazyConv1d")
+                 and model.qualified_name(call.func) in CONV1D]
         found: dict[int, Finding] = {}
         for call in nodes_of(file.tree, ast.Call):
-            if model.qualified_name(call.func) in SEQUENTIAL:
+            if any(arg in convs for arg in call.args) and \
+                    model.qualified_name(call.func) in SEQUENTIAL:
                 for norm, conv in _in_sequence(model, call.args):
                     found[id(norm)] = Finding(norm, MESSAGE.format(shape=conv.text),
                                               Safety.MANUAL)
-        for cls_node in nodes_of(file.tree, ast.ClassDef):
+        classes = {id(c): c for c in (model.enclosing_class(conv) for conv in convs) if c}
+        for cls_node in classes.values():
             layers = _layers(file, cls_node)
             if not layers.convs and not layers.sequences:
                 continue
@@ -119,6 +127,12 @@ class LayernormChannels(Codemod):
                         found[id(norm)] = Finding(norm, MESSAGE.format(shape=conv.text),
                                                   Safety.MANUAL)
         yield from sorted(found.values(), key=lambda f: (f.node.lineno, f.node.col_offset))
+
+
+def _called_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else (
+        func.id if isinstance(func, ast.Name) else None)
 
 
 def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:

@@ -69,7 +69,7 @@ class SwallowedException(Codemod):
 
     name = "swallowed-exception"
     summary = "Report except Exception: pass; log the exception at debug level instead."
-    triggers = (b"except",)
+    triggers = (b"except:", b"except Exception", b"except BaseException", b"except (")
     fix_safety = "unsafe"
     enabled_by_default = False
     family = "correctness"

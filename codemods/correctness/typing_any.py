@@ -55,7 +55,9 @@ class TypingAny(Codemod):
 
     name = "typing-any"
     summary = "Annotate with typing.Any, not the builtin any()."
-    triggers = (b"any",)
+    # `any` where an annotation can hold it (the prefilter; the tree decides).
+    triggers = (b": any", b":any", b"->any", b"-> any", b"[any", b", any", b"|any", b"| any",
+                b"any|", b"any |")
     fix_safety = "safe, unsafe"
     family = "correctness"
 

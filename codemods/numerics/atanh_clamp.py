@@ -93,7 +93,8 @@ class AtanhClamp(Codemod):
 
     name = "atanh-clamp"
     summary = "Give clamps before atanh a dtype-aware margin; clamp, not shift, log(1 - a**2)."
-    triggers = (b"atanh", b"log1p", b"log(")
+    triggers = (b"atanh", b"log1p", b"log(1 -", b"log(1.0 -", b"log(1-", b"log(1.0-",
+                b"log((1 -", b"log((1.0 -", b").log()")
     fix_safety = "unsafe"
     family = "numerics"
 

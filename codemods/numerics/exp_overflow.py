@@ -72,7 +72,7 @@ class ExpOverflow(Codemod):
 
     name = "exp-overflow"
     summary = "Clamp math.exp arguments in 1 / (1 + exp(x)) so they cannot raise OverflowError."
-    triggers = (b"exp",)
+    triggers = (b"math.exp(", b"from math import", b"import math as")
     fix_safety = "unsafe"
     family = "numerics"
     options = (
