@@ -3,10 +3,12 @@
     python bench/ecosystem.py                    # every project in bench/corpus.py
     python bench/ecosystem.py timm trl           # just these
     python bench/ecosystem.py --out results/     # where the diffs and summary go
+    python bench/ecosystem.py --select exp-overflow,typing-any timm   # only these codemods
 
 For each project it reports files, files changed, changes per codemod, crashes (internal
 errors), outputs that fail to parse, files a second run would change again, findings of
-`check` that differ from the changes of `apply`, time and peak RSS — crashes, unparsable
+`check` that differ from the changes of `apply`, findings reported for a human (no fix),
+time and peak RSS — crashes, unparsable
 outputs, second-run changes and check/apply differences must be zero. The full diff of
 every project is saved so a person can read it (`<out>/<project>.diff`), with
 `summary.json` beside it.
@@ -45,7 +47,8 @@ from torchfix.rewrite import registry
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def check_project(name: str, source: Path, out: Path) -> dict[str, object]:
+def check_project(name: str, source: Path, out: Path,
+                  select: list[str] | None = None) -> dict[str, object]:
     """Run in a child process: rewrite the project in memory and check every output.
 
     The project is copied out of `.corpus/` first: inside this repository it would take
@@ -53,13 +56,14 @@ def check_project(name: str, source: Path, out: Path) -> dict[str, object]:
     and tests as its own.
     """
     with tempfile.TemporaryDirectory(prefix="torchfix-ecosystem-") as temp:
-        folder = Path(temp) / name
+        folder = Path(temp).resolve() / name
         shutil.copytree(source, folder, symlinks=True)
-        return _check_copy(name, folder, out)
+        return _check_copy(name, folder, out, select)
 
 
-def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
-    options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
+def _check_copy(name: str, folder: Path, out: Path,
+                select: list[str] | None) -> dict[str, object]:
+    options = RunOptions(select=select or ["ALL"], unsafe_fixes=True, use_cache=False)
     started = time.perf_counter()
     outcome = run([folder], options)
     seconds = time.perf_counter() - started
@@ -67,6 +71,7 @@ def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
     project = Project(outcome.root)
 
     changes: Counter[str] = Counter()
+    reports: Counter[str] = Counter()
     crashes: list[str] = []
     unparsable: list[str] = []
     unstable: list[str] = []
@@ -82,6 +87,8 @@ def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
         for change in result.changes:
             if change.applied:
                 changes[change.codemod] += 1
+            else:
+                reports[change.codemod] += 1
         rewrite = result.rewrite()
         if rewrite is None:
             continue
@@ -103,7 +110,7 @@ def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
                       for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     checked_seconds = time.perf_counter()
     disagreements = check_against_apply(folder, [result.path for result in outcome.results],
-                                        project)
+                                        project, outcome.settings.codemods)
     checked_seconds = time.perf_counter() - checked_seconds
     return {
         "project": name,
@@ -111,6 +118,7 @@ def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
         "parsed": sum(result.parsed for result in outcome.results),
         "files_changed": sum(result.changed for result in outcome.results),
         "changes": dict(sorted(changes.items())),
+        "reports": dict(sorted(reports.items())),
         "input_errors": input_errors,
         "crashes": crashes,
         "unparsable_outputs": unparsable,
@@ -122,12 +130,13 @@ def _check_copy(name: str, folder: Path, out: Path) -> dict[str, object]:
     }
 
 
-def check_against_apply(folder: Path, paths: list[Path], project: Project) -> list[str]:
+def check_against_apply(folder: Path, paths: list[Path], project: Project,
+                        names: tuple[str, ...] | None = None) -> list[str]:
     """Where `check` reports other changes than `apply` makes, codemod by codemod.
 
-    `check` takes shortcuts `apply` cannot (a partial libcst parse, findings read off
-    CPython's tree). One codemod at a time, because in `apply` a codemod sees the
-    rewrites of the ones before it.
+    `check` stops after deciding; `apply` then makes the changes with libcst, and an
+    editor that cannot make one is an error. One codemod at a time, because in `apply` a
+    codemod sees the rewrites of the ones before it.
     """
     differences: list[str] = []
     for path in paths:
@@ -136,6 +145,8 @@ def check_against_apply(folder: Path, paths: list[Path], project: Project) -> li
         except OSError:
             continue
         for codemod in registry.all_codemods():
+            if names is not None and codemod.name not in names:
+                continue
             if codemod.skips_path(path) or not any(t in data for t in codemod.triggers):
                 continue
             applied = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True)
@@ -154,25 +165,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("projects", nargs="*", default=list(PROJECTS))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--select", help="comma-separated codemods to run (default: all)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    select = args.select.split(",") if args.select else None
     if args.child:
         name, folder = args.child
-        print(json.dumps(check_project(name, Path(folder), args.out)))
+        print(json.dumps(check_project(name, Path(folder), args.out, select)))
         return
 
     rows = []
     for name, folder in ensure(args.projects).items():
         child = subprocess.Popen(
-            [sys.executable, __file__, "--out", str(args.out), "--child", name, str(folder)],
+            [sys.executable, __file__, "--out", str(args.out),
+             *(["--select", args.select] if args.select else []), "--child", name, str(folder)],
             stdout=subprocess.PIPE,
         )
         output = child.stdout.read() if child.stdout else b""
         _, status, _ = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             rows.append({"project": name, "crashes": ["the check itself failed"],
-                         "files": 0, "files_changed": 0, "changes": {}, "seconds": 0,
+                         "files": 0, "files_changed": 0, "changes": {}, "reports": {},
+                         "seconds": 0,
                          "unparsable_outputs": [], "second_run_changes": [],
                          "check_differs": [], "check_against_apply_seconds": 0,
                          "input_errors": 0, "parsed": 0, "peak_rss_mb": 0})
@@ -180,34 +195,41 @@ def main() -> None:
         row = json.loads(output)
         rows.append(row)
         print(f"{name}: {row['files']} files, {row['files_changed']} changed, "
-              f"{sum(row['changes'].values())} changes, {len(row['crashes'])} crashes",
+              f"{sum(row['changes'].values())} changes, "
+              f"{sum(row.get('reports', {}).values())} reported, {len(row['crashes'])} crashes",
               file=sys.stderr)
     (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
-    _print_table(rows)
+    _print_table(rows, [c.name for c in registry.select(select)] if select else None)
 
 
-def _print_table(rows: list[dict]) -> None:
+def _print_table(rows: list[dict], selected: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    codemods = [codemod.name for codemod in registry.all_codemods()]
-    table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
+    codemods = selected or [codemod.name for codemod in registry.all_codemods()]
+    which = "selected codemods" if selected else "all codemods"
+    table = Table(title=f"torchfix ecosystem check ({which}, --unsafe-fixes; "
+                        "changes, +reported)")
     for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
                    "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
     totals: Counter[str] = Counter()
+    reported: Counter[str] = Counter()
     for row in rows:
         counts = [row["changes"].get(name, 0) for name in codemods]
         totals.update(dict(zip(codemods, counts, strict=True)))
+        reported.update({name: row.get("reports", {}).get(name, 0) for name in codemods})
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
-            *map(str, counts), str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
+            *(_cell(count, row.get("reports", {}).get(name, 0))
+              for name, count in zip(codemods, counts, strict=True)),
+            str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
             str(len(row["second_run_changes"])), str(len(row["check_differs"])),
             str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
         )
     table.add_row(
         "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
-        *(str(totals[name]) for name in codemods),
+        *(_cell(totals[name], reported[name]) for name in codemods),
         str(sum(len(r["crashes"]) for r in rows)),
         str(sum(len(r["unparsable_outputs"]) for r in rows)),
         str(sum(len(r["second_run_changes"]) for r in rows)),
@@ -221,6 +243,10 @@ def _print_table(rows: list[dict]) -> None:
         for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"],
                         *(f"check differs from apply: {where}" for where in row["check_differs"])):
             print(f"{row['project']}: {problem}")
+
+
+def _cell(changes: int, reports: int) -> str:
+    return f"{changes} +{reports}" if reports else str(changes)
 
 
 if __name__ == "__main__":
