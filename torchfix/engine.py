@@ -8,7 +8,6 @@ git) decide what to do with a result. It knows codemods only through the contrac
 from __future__ import annotations
 
 import ast
-import difflib
 import io
 import tokenize
 import warnings
@@ -20,7 +19,7 @@ from typing import Any
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from torchfix import registry
+from torchfix import line_alignment, registry
 from torchfix.codemod import Change, CodemodSettings, Focus, TorchfixCodemod
 from torchfix.discovery import is_generated
 from torchfix.sparse_source import SparseSource, sparse_source
@@ -487,11 +486,10 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
     """Re-express positions in `current` (after earlier codemods) as lines of `original`."""
     if not changes:
         return changes
-    matcher = difflib.SequenceMatcher(
-        None, original.splitlines(), current.splitlines(), autojunk=False
-    )
     mapping: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    # Linear in the number of lines: difflib is quadratic on repeated lines.
+    for tag, i1, i2, j1, j2 in line_alignment.opcodes(original.splitlines(),
+                                                      current.splitlines()):
         for offset, j in enumerate(range(j1, j2)):
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
     return [
