@@ -1,12 +1,82 @@
-"""Huge files never hold up a run: work per file is linear in its size."""
+"""Huge files never hold up a run: work per file is linear in its size, and a file over
+`max-file-size` gets one line and is skipped before it is read."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+
+import pytest
 
 from torchfix import engine
 from torchfix.codemod import Change, Safety
+
+from conftest import FIXED, NEEDS_FIX
+
+BIG_FIX = "def resume(model, ckpt):\n" + "    model.load_state_dict(ckpt)\n" * 80
+
+
+@pytest.fixture
+def parses(monkeypatch) -> list[Path]:
+    """Every file the engine really processes."""
+    seen: list[Path] = []
+    original = engine.process_source
+
+    def counting(data, path, settings):
+        seen.append(path)
+        return original(data, path, settings)
+
+    monkeypatch.setattr(engine, "process_source", counting)
+    return seen
+
+
+def test_a_file_over_the_limit_gets_one_line_and_the_others_go_on(tmp_path, cli, parses):
+    (tmp_path / "pyproject.toml").write_text("[tool.torchfix]\nmax-file-size = 0.001\n")
+    (tmp_path / "big.py").write_text(BIG_FIX)  # 2,590 bytes
+    (tmp_path / "small.py").write_text(NEEDS_FIX)
+
+    check = cli("check", ".")
+    assert check.exit_code == 1
+    assert "big.py: error: too large (0.00247 MB > 0.001 MB); skipped" in check.stderr
+    assert check.stdout.startswith("small.py:2:5 strict-load-state-dict")
+    assert [path.name for path in parses] == ["small.py"]  # big.py never reached the engine
+
+    applied = cli("apply", "--no-cache", ".")
+    assert applied.exit_code == 1
+    assert (tmp_path / "small.py").read_text() == FIXED
+    assert (tmp_path / "big.py").read_text() == BIG_FIX
+    assert "2 files scanned, 1 changed, 1 error" in applied.stderr
+
+
+def test_the_default_limit_is_five_megabytes(tmp_path, cli, parses):
+    huge = "model.load_state_dict(sd)\n" + "# " + "x" * (5 * 1024 * 1024) + "\n"
+    (tmp_path / "huge.py").write_text(huge)
+    result = cli("check", "huge.py")
+    assert result.exit_code == 1
+    assert "huge.py: error: too large (5.0 MB > 5 MB); skipped" in result.stderr
+    assert parses == []
+
+
+def test_a_skipped_file_is_not_cached_as_anything(tmp_path, cli, parses):
+    (tmp_path / "big.py").write_text(BIG_FIX)
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.torchfix]\nmax-file-size = 0.001\n")
+    assert "too large" in cli("check", ".").stderr
+    config.write_text("[tool.torchfix]\nmax-file-size = 1\n")
+    again = cli("check", ".")
+    assert "too large" not in again.stderr and again.stdout.count("big.py:") == 80
+    assert [path.name for path in parses] == ["big.py"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", '"2"', "true", "inf", "nan"])
+def test_an_invalid_max_file_size_is_a_configuration_error(tmp_path, cli, value):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.torchfix]\nmax-file-size = {value}\n")
+    (tmp_path / "a.py").write_text(NEEDS_FIX)
+    result = cli("check", ".")
+    assert result.exit_code == 2
+    assert "[tool.torchfix] max-file-size must be a positive number (megabytes)" in (
+        result.stderr)
 
 
 def _mapping_work(lines: int) -> int:

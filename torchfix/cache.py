@@ -115,7 +115,9 @@ def _fingerprint(settings: EngineSettings) -> str:
             "torchfix": __version__,
             "libcst": importlib.metadata.version("libcst"),
             "code": _code_fingerprint(),
-            "settings": dataclasses.asdict(settings),
+            # The size limit is applied before the cache is asked: it never shapes a result.
+            "settings": {key: value for key, value in dataclasses.asdict(settings).items()
+                         if key != "max_file_bytes"},
         },
         sort_keys=True,
         default=str,

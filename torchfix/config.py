@@ -6,6 +6,7 @@
     exclude = ["third_party/", "*_pb2.py"]
     unsafe-fixes = false
     record-dir = ".torchfix/runs"     # where `apply` records its runs (relative to this file)
+    max-file-size = 5                 # MB; larger files get one error line and are skipped
 
     [tool.torchfix.clamp-log-ratio]   # per-codemod options
     bound = 10.0
@@ -15,6 +16,7 @@ The command line wins over the file.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +33,12 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 _LIST_KEYS = ("select", "ignore", "exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
 _FOLDER_KEYS = ("record-dir",)
+_NUMBER_KEYS = ("max-file-size",)
+# Larger files are not processed: libcst needs 0.1 (data) to 1.5 GB (dense code) of memory
+# per megabyte, in each worker. Human-written modules stay far below this (torch's
+# largest is 1.3 MB); modules with embedded data reach a few megabytes.
+DEFAULT_MAX_FILE_SIZE_MB = 5.0
+MB = 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -47,6 +55,7 @@ class Config:
     unsafe_fixes: bool = False
     include_generated: bool = False
     record_dir: Path | None = None  # absolute; None: the default under the project root
+    max_file_size: float = DEFAULT_MAX_FILE_SIZE_MB  # MB
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
@@ -88,6 +97,12 @@ def load_config(path: Path | None) -> Config:
                                   "(a non-empty string)")
             # Relative to the configuration file, like exclude patterns, not to the cwd.
             values[key] = path.parent.resolve() / Path(value).expanduser()
+        elif key in _NUMBER_KEYS:
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value <= 0):
+                raise ConfigError(f"{path}: [tool.torchfix] {key} must be a positive number "
+                                  f"(megabytes), got {value!r}")
+            values[key] = float(value)
         elif isinstance(value, dict):
             try:
                 codemod = registry.get(key)
@@ -114,6 +129,7 @@ def load_config(path: Path | None) -> Config:
         unsafe_fixes=values.get("unsafe-fixes", False),
         include_generated=values.get("include-generated", False),
         record_dir=values.get("record-dir"),
+        max_file_size=values.get("max-file-size", DEFAULT_MAX_FILE_SIZE_MB),
         options=options,
     )
 

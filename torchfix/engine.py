@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import tokenize
 import warnings
 from collections.abc import Collection, Mapping, Sequence
@@ -20,7 +21,9 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from torchfix import line_alignment, registry
+from torchfix.ast_index import forget_trees
 from torchfix.codemod import Change, CodemodSettings, Focus, TorchfixCodemod
+from torchfix.config import MB
 from torchfix.discovery import is_generated
 from torchfix.sparse_source import SparseSource, sparse_source
 from torchfix.statement_lines import statement_lines
@@ -36,6 +39,12 @@ _NESTING_ERRORS = (
 TOO_DEEP = "too deeply nested for the parser; skipped"
 
 
+def too_large(size: int, limit: int) -> str:
+    # "20.0 MB > 5 MB"; three digits for the tiny files and limits of tests.
+    shown = f"{size / MB:.1f}" if size >= MB // 10 else f"{size / MB:.3g}"
+    return f"too large ({shown} MB > {round(limit / MB, 3):g} MB); skipped"
+
+
 @dataclass(frozen=True)
 class EngineSettings:
     """Everything that decides what the engine does to a file (and so keys its cache)."""
@@ -47,6 +56,9 @@ class EngineSettings:
     # False for `check`: only the changes are wanted, not the new text. Each codemod then
     # runs on the file as read, and the output is neither generated nor verified.
     produce_output: bool = True
+    # Larger files are refused before they are read (None: no limit). Not part of the
+    # cache key: it decides whether a file is processed, never what its result is.
+    max_file_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,15 +105,27 @@ class _FileFailure(Exception):
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False) -> FileResult:
     """Read `path` and run the selected codemods on it. Never raises for bad input."""
-    data = read_source(path)
+    data = read_source(path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return FileResult(path, error=data)
     return process_bytes(data, path, settings, explicit=explicit)
 
 
-def read_source(path: Path) -> bytes | FileError:
+def read_source(path: Path, max_bytes: int | None = None) -> bytes | FileError:
+    """The file's bytes, or why they cannot be had; a file over `max_bytes` is not read.
+
+    Memory and time per file grow with its size (libcst keeps a node per token), so a
+    huge file would hold up, or take down, the whole run.
+    """
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            if max_bytes is None:
+                return handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            data = b"" if size > max_bytes else handle.read(max_bytes + 1)
+            if size > max_bytes or len(data) > max_bytes:  # the file may grow meanwhile
+                return FileError(too_large(max(size, len(data)), max_bytes))
+            return data
     except FileNotFoundError:
         return FileError("no such file (removed during the run?)")
     except IsADirectoryError:
@@ -116,7 +140,10 @@ def process_bytes(
     """Run the selected codemods on the contents of a file read from `path`."""
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
-    return process_source(data, path, settings)
+    try:
+        return process_source(data, path, settings)
+    finally:
+        forget_trees()
 
 
 def process_source(data: bytes, path: Path, settings: EngineSettings) -> FileResult:

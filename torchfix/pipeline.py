@@ -13,7 +13,7 @@ from pathlib import Path
 
 from torchfix import registry
 from torchfix.cache import ResultCache
-from torchfix.config import Config, ConfigError, find_config, load_config
+from torchfix.config import MB, Config, ConfigError, find_config, load_config
 from torchfix.diffs import git_root
 from torchfix.discovery import Discovery, discover
 from torchfix.engine import EngineSettings, FileResult
@@ -80,6 +80,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         options={name: dict(values) for name, values in config.options.items()},
         skip_generated=not include_generated,
         produce_output=options.produce_output,
+        max_file_bytes=round(config.max_file_size * MB),
     )
     return settings, config
 
