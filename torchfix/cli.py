@@ -57,6 +57,7 @@ from torchfix.record import (
     plan_file,
     plan_undo,
     record_dir_for,
+    undo_root,
 )
 from torchfix.record import undo as undo_run
 from torchfix.report import (
@@ -471,7 +472,7 @@ def undo(
     try:
         folder = Path(os.path.abspath(record_dir)) if record_dir else _default_record_dir(config)
         recorded = find_run(folder, run_name)
-        plan = plan_undo(recorded)
+        plan = plan_undo(recorded, undo_root(recorded.folder, config))
     except (RecordError, ConfigError) as exc:
         _usage_error(str(exc))
     if plan.problems:

@@ -29,6 +29,12 @@ A run killed in step 2 or 3 stays "writing" with no `changes.patch` (or an exact
 `torchfix undo` then decides per planned file from its hash: the recorded "after" bytes
 mean it was written (restore it), the "before" bytes that it was not (leave it), anything
 else that it changed since (refuse).
+
+A run record can be forged: a repository may commit one (`git add -f`). So `undo` trusts
+nothing in it about *where* to write: it works out the project root itself, as `apply`
+does, refuses a record made for another root, and refuses any file whose path is not a
+plain relative one, whose real path (symlinks resolved) leaves that root, or that the
+patch and `run.json` do not both name.
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
+from torchfix.config import ConfigError, find_config, load_config
+from torchfix.containment import is_inside, real, relative_path_problem
 from torchfix.diffs import (
     FilePatch,
     PatchFormatError,
@@ -57,7 +65,7 @@ from torchfix.diffs import (
     unified_diff,
 )
 from torchfix.engine import FileResult
-from torchfix.pipeline import RunOutcome
+from torchfix.pipeline import RunOutcome, project_root
 from torchfix.report import shown_path
 from torchfix.writing import WriteError, replace_file, sync_folder, write_atomically
 
@@ -114,6 +122,10 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
     if name == ".." or name.startswith("../"):
         raise RecordError(f"outside the project root {root}; not written (--no-record "
                           "writes it without a record)")
+    problem = relative_path_problem(name)
+    if problem is not None:  # undo would refuse it: never write what it cannot take back
+        raise RecordError(f"its path {problem}; not written (--no-record writes it without "
+                          "a record)")
     diff = unified_diff(before, after, name)
     # Never write a change the record cannot take back: read the patch back as undo will.
     try:
@@ -361,7 +373,7 @@ def _shape_problem(document: Any) -> str | None:
         return f"unknown format {document.get('format')!r} (this torchfix reads {FORMAT})"
     if document.get("state") not in ("writing", "done"):
         return f"unknown state {document.get('state')!r}"
-    if not isinstance(document.get("root"), str):
+    if not isinstance(document.get("root"), str) or "\0" in document["root"]:
         return "no project root"
     files = document.get("files")
     if not isinstance(files, list) or not all(
@@ -371,6 +383,13 @@ def _shape_problem(document: Any) -> str | None:
         for entry in files
     ):
         return "the file list is malformed"
+    names = [entry["path"] for entry in files]
+    for name in names:
+        problem = relative_path_problem(name)
+        if problem is not None:
+            return f"file path {name!r} {problem}; refused"
+    if len(set(names)) != len(names):
+        return "a file is listed twice"
     return None
 
 
@@ -412,24 +431,51 @@ class Restore:
 
 @dataclass
 class UndoPlan:
+    root: Path  # the project root undo works out itself; every restore lies inside it
     restores: list[Restore] = field(default_factory=list)
     not_written: list[str] = field(default_factory=list)  # planned by a crashed run only
     problems: list[tuple[Path, str]] = field(default_factory=list)
 
 
-def plan_undo(recorded: RecordedRun) -> UndoPlan:
+def undo_root(folder: Path, config_file: Path | None = None) -> Path:
+    """The project root `undo` works in, computed as `apply` computes it, never read from
+    the record: from the folder holding `.torchfix/runs/<run>` when the run sits there,
+    else from the current folder. Raises ConfigError for a bad configuration."""
+    folder = Path(os.path.abspath(folder))
+    default_layout = (folder.parent.name == DEFAULT_RECORD_DIR.name
+                      and folder.parent.parent.name == DEFAULT_RECORD_DIR.parent.name)
+    base = folder.parent.parent.parent if default_layout else Path.cwd()
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"{config_file}: configuration file not found")
+    config = load_config(config_file or find_config(base))
+    return real(project_root(config, [base]))
+
+
+def plan_undo(recorded: RecordedRun, root: Path) -> UndoPlan:
     """Check every file of the run before anything is touched.
 
-    A file qualifies when it holds exactly the bytes the run wrote; the bytes to put back
-    come from reversing the recorded patch and must hash to what the file held before.
+    The run must have been recorded for `root`, and every file must lie inside it, also
+    through symlinks; anything else refuses the whole undo (RecordError). A file
+    qualifies when it holds exactly the bytes the run wrote; the bytes to put back come
+    from reversing the recorded patch and must hash to what the file held before.
     """
     if recorded.undone is not None:
         raise RecordError(f"run {recorded.name} was undone already ({recorded.undone})")
+    run_file = shown_path(recorded.folder / RUN_FILE)
+    # Values from the record are shown with repr: a forged one may hold anything.
+    if real(recorded.root) != real(root):
+        raise RecordError(f"{run_file}: the run was recorded for the project root "
+                          f"{str(recorded.root)!r}, not this one ({root}); refused (run "
+                          "`torchfix undo` where `apply` ran)")
+    for entry in recorded.files:
+        if not is_inside(root / entry["path"], root):
+            raise RecordError(f"{run_file}: {entry['path']!r} leads outside the project root "
+                              f"{root} (to {real(root / entry['path'])}); refused")
     patches = _file_patches(recorded)
-    plan = UndoPlan()
+    plan = UndoPlan(root)
     for entry in recorded.files:
         name = entry["path"]
-        path = recorded.root / name
+        path = root / name
         try:
             current = path.read_bytes()
         except FileNotFoundError:
@@ -468,7 +514,22 @@ def _file_patches(recorded: RecordedRun) -> dict[str, FilePatch]:
         raise RecordError(f"{shown_path(patch_file)}: cannot read: {exc.strerror or exc}") from exc
     except PatchFormatError as exc:
         raise RecordError(f"{shown_path(patch_file)}: corrupt patch: {exc}") from exc
-    return {patch.new_path: patch for patch in patches}
+    # The patch is only trusted for files run.json names, under the same name on both
+    # sides, once each.
+    listed = {entry["path"] for entry in recorded.files}
+    named: dict[str, FilePatch] = {}
+    for patch in patches:
+        if patch.old_path != patch.new_path:
+            problem = f"names two files, {patch.old_path!r} and {patch.new_path!r}"
+        elif patch.new_path not in listed:
+            problem = f"changes {patch.new_path!r}, which {RUN_FILE} does not list"
+        elif patch.new_path in named:
+            problem = f"changes {patch.new_path!r} twice"
+        else:
+            named[patch.new_path] = patch
+            continue
+        raise RecordError(f"{shown_path(patch_file)}: the patch {problem}; refused")
+    return named
 
 
 def _reverse(recorded: RecordedRun, patches: Mapping[str, FilePatch], name: str,
@@ -497,13 +558,13 @@ def undo(recorded: RecordedRun, plan: UndoPlan) -> None:
     restored: list[Restore] = []
     for restore in plan.restores:
         try:
-            write_atomically(restore.path, restore.after, restore.before)
+            write_atomically(restore.path, restore.after, restore.before, within=plan.root)
         except WriteError as exc:
             # Put back what was restored so the tree is as the run left it, not half-undone.
             rolled_back = True
             for done in reversed(restored):
                 try:
-                    write_atomically(done.path, done.before, done.after)
+                    write_atomically(done.path, done.before, done.after, within=plan.root)
                 except WriteError:
                     rolled_back = False
             raise UndoWriteError(restore.path, str(exc), rolled_back) from exc

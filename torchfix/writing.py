@@ -21,9 +21,17 @@ class WriteError(Exception):
     """A file could not be written; the message says why in a few words."""
 
 
-def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
-    """Replace the contents of `path` with `new`, if it still holds `expected`."""
+def write_atomically(path: Path, expected: bytes, new: bytes, *,
+                     within: Path | None = None) -> None:
+    """Replace the contents of `path` with `new`, if it still holds `expected`.
+
+    With `within`, refuse unless the file's real path (symlinks resolved) lies in that
+    folder: the last check before a write, whatever the caller checked before.
+    """
     target = Path(os.path.realpath(path))
+    if within is not None and not target.is_relative_to(os.path.realpath(within)):
+        raise WriteError(f"its real path {target} is outside the project root {within}; "
+                         "not written")
     try:
         current = target.read_bytes()
         status = target.stat()
