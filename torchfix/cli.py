@@ -33,6 +33,7 @@ from torchfix.batch import (
     run_batch,
 )
 from torchfix.config import ConfigError, find_config, load_config
+from torchfix.containment import is_inside, real
 from torchfix.diffs import patch_path, unified_diff
 from torchfix.engine import FileResult
 from torchfix.gitops import (
@@ -48,11 +49,11 @@ from torchfix.gitops import (
 from torchfix.gitreport import commit_report, patch_report
 from torchfix.pipeline import RunOptions, RunOutcome, project_root, resolve, run
 from torchfix.record import (
-    DEFAULT_RECORD_DIR,
     PlannedFile,
     RecordError,
     RunRecorder,
     UndoWriteError,
+    configured_record_dir,
     find_run,
     plan_file,
     plan_undo,
@@ -348,6 +349,7 @@ def apply(
                 diff = unified_diff(old, new, patch_path(result.path, outcome.root))
                 print_colored_diff(stdout, diff, result.encoding)
         _finish(outcome, problems, output_format, quiet, "would change", failed=False)
+    rewrites = _inside_root(rewrites, outcome.root, problems)
     planned: list[tuple[FileResult, PlannedFile | None]] = [(r, None) for r in rewrites]
     recorder = None
     if not no_record and rewrites:
@@ -360,8 +362,23 @@ def apply(
                 if change.applied:
                     stderr.print(f"fixed {finding_line(result.path, change)}", markup=False)
 
-    note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet)
+    note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet,
+                           outcome.root)
     _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note)
+
+
+def _inside_root(rewrites: list[FileResult], root: Path,
+                 problems: list[Problem]) -> list[FileResult]:
+    """The rewrites whose real path (symlinks resolved) lies in the project root; the
+    others are reported, not written, so a symlinked folder cannot lead a write away."""
+    inside = []
+    for result in rewrites:
+        if is_inside(result.path, root):
+            inside.append(result)
+        else:
+            problems.append(Problem(result.path, f"its real path {real(result.path)} is "
+                                                 f"outside the project root {root}; not written"))
+    return inside
 
 
 def _begin_record(
@@ -388,7 +405,7 @@ def _begin_record(
     try:
         recorder = RunRecorder.begin(record_dir_for(outcome, record_dir), outcome, paths,
                                      [plan for _result, plan in planned if plan is not None])
-    except RecordError as exc:
+    except (RecordError, ConfigError) as exc:
         _usage_error(f"{exc}; nothing written (--no-record writes without a record)")
     return planned, recorder
 
@@ -400,6 +417,7 @@ def _write_rewrites(
     applied: Callable[[FileResult], None],
     config: Path | None,
     quiet: bool,
+    root: Path,
 ) -> RecordNote | None:
     """Write each file; the record gets exactly the files that were written."""
     try:
@@ -407,7 +425,7 @@ def _write_rewrites(
             rewrite = result.rewrite()
             assert rewrite is not None
             try:
-                write_atomically(result.path, *rewrite)
+                write_atomically(result.path, *rewrite, within=root)
             except WriteError as exc:
                 problems.append(Problem(result.path, str(exc)))
                 continue
@@ -436,7 +454,7 @@ def _record_note(recorder: RunRecorder, patch: Path, config: Path | None) -> Rec
     # Plain `torchfix undo` finds the run when its record folder is the one undo looks in
     # from here; otherwise name the run by its path.
     command = f"torchfix undo {shlex.quote(shown_path(recorder.folder))}"
-    with contextlib.suppress(ConfigError, OSError):
+    with contextlib.suppress(ConfigError, RecordError, OSError):
         if _default_record_dir(config).resolve() == recorder.folder.parent.resolve():
             command = "torchfix undo"
     return RecordNote(recorder.name, shown_path(recorder.folder), shown_path(patch), command)
@@ -448,7 +466,7 @@ def _default_record_dir(config_file: Path | None) -> Path:
         raise ConfigError(f"{config_file}: configuration file not found")
     cwd = Path.cwd()
     config = load_config(config_file or find_config(cwd))
-    return config.record_dir or project_root(config, [cwd]) / DEFAULT_RECORD_DIR
+    return configured_record_dir(config, project_root(config, [cwd]))
 
 
 @app.command()

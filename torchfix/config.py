@@ -17,6 +17,7 @@ The command line wins over the file.
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import registry
+from torchfix.containment import is_inside
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,13 +64,19 @@ class Config:
 def find_config(start: Path, stop: Path | None = None) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a [tool.torchfix] table.
 
-    With `stop`, folders above it are not searched.
+    With `stop`, folders above it are not searched. Folders are those above `start` as
+    given, before symlinks are resolved: a symlinked folder in a project is configured by
+    that project (see `pipeline.project_root`).
     """
-    start = start.resolve()
+    start = Path(os.path.abspath(start))
     folder = start if start.is_dir() else start.parent
     candidates = [folder, *folder.parents]
-    if stop is not None and stop.resolve() in candidates:
-        candidates = candidates[: candidates.index(stop.resolve()) + 1]
+    if stop is not None:
+        stop = stop.resolve()
+        for index, candidate in enumerate(candidates):
+            if candidate.resolve() == stop:
+                candidates = candidates[: index + 1]
+                break
     for candidate in candidates:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file() and _has_torchfix_table(pyproject):
@@ -95,8 +103,7 @@ def load_config(path: Path | None) -> Config:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder path "
                                   "(a non-empty string)")
-            # Relative to the configuration file, like exclude patterns, not to the cwd.
-            values[key] = path.parent.resolve() / Path(value).expanduser()
+            values[key] = _folder_inside(path, key, value)
         elif key in _NUMBER_KEYS:
             if (isinstance(value, bool) or not isinstance(value, int | float)
                     or not math.isfinite(value) or value <= 0):
@@ -132,6 +139,19 @@ def load_config(path: Path | None) -> Config:
         max_file_size=values.get("max-file-size", DEFAULT_MAX_FILE_SIZE_MB),
         options=options,
     )
+
+
+def _folder_inside(path: Path, key: str, value: str) -> Path:
+    """A folder named in the configuration: relative to the file's folder, like exclude
+    patterns, and inside it once symlinks are resolved. A repository's own configuration
+    must not make torchfix create folders elsewhere (only the command line may)."""
+    folder = path.parent.resolve()
+    given = Path(value)
+    if given.is_absolute() or value.startswith("~") or not is_inside(folder / given, folder):
+        raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder inside the project, "
+                          f"relative to this file; {value!r} leads outside it (--{key} on the "
+                          "command line may point anywhere)")
+    return folder / given
 
 
 def validate_options(path: Path, codemod: Any, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
-from torchfix.config import ConfigError, find_config, load_config
+from torchfix.config import Config, ConfigError, find_config, load_config
 from torchfix.containment import is_inside, real, relative_path_problem
 from torchfix.diffs import (
     FilePatch,
@@ -143,10 +143,28 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
 def record_dir_for(outcome: RunOutcome, given: Path | None) -> Path:
     """Where this run's record goes: --record-dir, else the config's, else the default."""
     if given is not None:
-        return Path(os.path.abspath(given))
-    if outcome.config.record_dir is not None:
-        return outcome.config.record_dir
-    return outcome.root / DEFAULT_RECORD_DIR
+        return Path(os.path.abspath(given))  # the user's own choice may point anywhere
+    return configured_record_dir(outcome.config, outcome.root)
+
+
+def configured_record_dir(config: Config, root: Path) -> Path:
+    """`record-dir` from the configuration, else `.torchfix/runs` in the project root.
+
+    Either must lie inside the root once symlinks are resolved: a repository's own
+    pyproject.toml or a committed `.torchfix` symlink must not make torchfix create
+    folders elsewhere. Only --record-dir on the command line may point outside.
+    """
+    if config.record_dir is not None:
+        if not is_inside(config.record_dir, root):
+            raise ConfigError(f"{config.path}: [tool.torchfix] record-dir "
+                              f"{config.record_dir} is outside the project root {root} "
+                              "(only --record-dir on the command line may point elsewhere)")
+        return config.record_dir
+    folder = root / DEFAULT_RECORD_DIR
+    if not is_inside(folder, root):
+        raise RecordError(f"{shown_path(folder)} leads outside the project root {root} "
+                          f"(to {real(folder)}); not used (--record-dir DIR records elsewhere)")
+    return folder
 
 
 class RunRecorder:
