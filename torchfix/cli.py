@@ -44,6 +44,7 @@ from torchfix.gitops import (
     parse_identity,
     patch_preflight,
     preflight,
+    remote_problem,
     write_patch_series,
 )
 from torchfix.gitreport import commit_report, patch_report
@@ -785,6 +786,9 @@ def batch(
     """
     if open_pr and push is None:
         _usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")
+    push_problem = remote_problem(push) if push is not None else None
+    if push_problem is not None:
+        _usage_error(f"--push: refused remote {push_problem}")
     commit_options = _commit_options(branch, squash, allow_dirty, author, verify,
                                      verify_shell, verify_timeout)
     run_options = _options(select, ignore, exclude, unsafe_fixes, include_generated,
