@@ -6,11 +6,15 @@ change to one of them misses. Only results that carry no new file text are store
 unchanged file, findings, bad input); a file that would be rewritten is always processed.
 
 The cache lives in `.torchfix_cache/` at the project root. It is safe to delete, holds a
-`.gitignore` so git never sees it, and is bypassed with `--no-cache`.
+`.gitignore` so git never sees it, and is bypassed with `--no-cache`. An entry that does
+not decode to a complete, valid result is a miss and is rewritten. A well-formed entry is
+trusted as it is: the cache is local, written by torchfix for this user, so whoever can
+forge one can edit the files themselves (see the README).
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import dataclasses
 import hashlib
@@ -49,7 +53,7 @@ class ResultCache:
     def get(self, key: str, path: Path) -> FileResult | None:
         try:
             entry = json.loads((self.folder / key[:2] / key).read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: absurdly deep JSON
             return None
         return _decode(entry, path)
 
@@ -93,20 +97,38 @@ def _encode(result: FileResult) -> dict[str, Any]:
     }
 
 
-def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
-    if entry.get("format") != _FORMAT:
+def _decode(entry: Any, path: Path) -> FileResult | None:
+    """The result an entry holds, or None (a miss, so the file is processed again and the
+    entry rewritten) unless it decodes to a complete, valid result: a truncated, edited
+    or old entry must never crash a run, nor take the place of one."""
+    try:
+        if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
+            return None
+        changes = tuple(_change(item) for item in entry["changes"])
+        error = entry["error"]
+        if error is not None:
+            error = FileError(**error)
+            if not isinstance(error.message, str) or not isinstance(error.internal, bool) \
+                    or not isinstance(error.codemod, str | None):
+                return None
+        parsed, skipped, encoding = entry["parsed"], entry["skipped"], entry["encoding"]
+        if not isinstance(parsed, bool) or not isinstance(skipped, str | None) \
+                or not isinstance(encoding, str):
+            return None
+        codecs.lookup(encoding)
+    except (KeyError, TypeError, ValueError, LookupError):
         return None
-    return FileResult(
-        path,
-        changes=tuple(
-            Change(codemod, line, column, message, Safety(safety), applied)
-            for codemod, line, column, message, safety, applied in entry["changes"]
-        ),
-        error=FileError(**entry["error"]) if entry["error"] else None,
-        parsed=entry["parsed"],
-        skipped=entry["skipped"],
-        encoding=entry["encoding"],
-    )
+    return FileResult(path, changes=changes, error=error, parsed=parsed, skipped=skipped,
+                      encoding=encoding)
+
+
+def _change(item: Any) -> Change:
+    """One change as `_encode` wrote it; TypeError or ValueError if it is not one."""
+    codemod, line, column, message, safety, applied = item
+    if not (isinstance(codemod, str) and isinstance(message, str)
+            and type(line) is int and type(column) is int and isinstance(applied, bool)):
+        raise TypeError("not a change")
+    return Change(codemod, line, column, message, Safety(safety), applied)
 
 
 def _fingerprint(settings: EngineSettings) -> str:
