@@ -116,6 +116,7 @@ def test_a_file_through_a_symlinked_folder_leaving_the_project_is_not_written(
     assert (elsewhere / "x.py").read_text() == NEEDS_FIX
     assert sorted(p.name for p in elsewhere.iterdir()) == ["x.py"]  # no run folder there
     assert (repo / "inside.py").read_text() == FIXED  # the rest of the run goes on
+    assert "1 changed" in result.stderr
 
 
 def test_a_symlinked_folder_alone_does_not_become_the_project(linked: tuple[Path, Path]) -> None:

@@ -10,7 +10,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -278,8 +278,9 @@ def _finish(
     verb: str,
     failed: bool,
     record: RecordNote | None = None,
+    written: Collection[Path] | None = None,
 ) -> NoReturn:
-    summary = Summary.of(outcome.results, problems, outcome.seconds)
+    summary = Summary.of(outcome.results, problems, outcome.seconds, written)
     summary.record = record
     if output_format is OutputFormat.json:
         stdout.out(json_document(outcome.results, problems, summary), highlight=False)
@@ -363,9 +364,11 @@ def apply(
                 if change.applied:
                     stderr.print(f"fixed {finding_line(result.path, change)}", markup=False)
 
+    written: set[Path] = set()
     note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet,
-                           outcome.root)
-    _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note)
+                           outcome.root, written)
+    _finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note,
+            written=written)
 
 
 def _inside_root(rewrites: list[FileResult], root: Path,
@@ -419,8 +422,9 @@ def _write_rewrites(
     config: Path | None,
     quiet: bool,
     root: Path,
+    written: set[Path],
 ) -> RecordNote | None:
-    """Write each file; the record gets exactly the files that were written."""
+    """Write each file; the record and `written` get exactly the files that were written."""
     try:
         for result, plan in planned:
             rewrite = result.rewrite()
@@ -430,6 +434,7 @@ def _write_rewrites(
             except WriteError as exc:
                 problems.append(Problem(result.path, str(exc)))
                 continue
+            written.add(result.path)
             if recorder is not None and plan is not None:
                 recorder.wrote(plan)
             applied(result)
