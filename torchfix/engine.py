@@ -385,19 +385,37 @@ def _python_ast(data: bytes | str, path: Path) -> tuple[ast.Module | None, str |
     except (SyntaxError, ValueError) as exc:
         if any(marker in str(exc) for marker in _NESTING_ERRORS):
             raise _FileFailure(FileError(TOO_DEEP)) from exc
-        return None, _syntax_error_message(exc)  # libcst decides: it may know newer syntax
+        # libcst decides: it may know newer syntax.
+        return None, _syntax_error_message(exc, data if isinstance(data, bytes) else None)
     return tree, None
 
 
-def _syntax_error_message(exc: SyntaxError | ValueError) -> str:
+def _syntax_error_message(exc: SyntaxError | ValueError, data: bytes | None = None) -> str:
     if not isinstance(exc, SyntaxError):
         return f"cannot parse: {_first_line(exc)}"
     message = exc.msg or "invalid syntax"
+    if message.startswith("(unicode error)") and data is not None:
+        # CPython counts the position from the start of the token, not of the file.
+        decode_error = _decode_error(data)
+        if decode_error is not None:
+            return decode_error
     if message.startswith("(unicode error)") or "encoding" in message:
         return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
     if exc.lineno:
         return f"syntax error at line {exc.lineno}: {message}"
     return f"syntax error: {message}"
+
+
+def _decode_error(data: bytes) -> str | None:
+    """Where decoding the file fails, as a byte position in the file and a line."""
+    try:
+        data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"cannot decode the file: {exc} (line {line})"
+    except (SyntaxError, LookupError):
+        pass
+    return None
 
 
 def _parse(data: bytes, python_error: str | None) -> cst.Module:
@@ -414,7 +432,8 @@ def _parse(data: bytes, python_error: str | None) -> cst.Module:
                 f"valid Python that libcst cannot parse (it stops at line {exc.raw_line}), "
                 "so it is left unchanged"
             )) from exc
-        raise _FileFailure(FileError(_libcst_error_message(exc))) from exc
+        decode_error = _decode_error(data) if isinstance(exc, UnicodeDecodeError) else None
+        raise _FileFailure(FileError(decode_error or _libcst_error_message(exc))) from exc
 
 
 def _libcst_error_message(exc: Exception) -> str:
