@@ -3,6 +3,7 @@
     python bench/large_files.py                          # 0.3, 0.6, 1.2, 2.4 MB
     python bench/large_files.py --shape chained --sizes 0.15,0.3,0.6
     python bench/large_files.py --baseline /tmp/old      # also time an older checkout
+    python bench/large_files.py --cpu-limit 300          # stop a run after 300 CPU s
 
 Shapes (ordinary code, the same few lines over and over, as in generated code):
   plain    `model.load_state_dict(sd)` lines with a list literal every third line
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -35,9 +38,10 @@ COMMANDS = {"check": ["check"], "apply --dry-run": ["apply", "--dry-run"]}
 
 @dataclass
 class Timing:
-    wall: float | None  # None: killed at the timeout
+    wall: float
     cpu: float
     peak_mb: float
+    killed: bool  # stopped at the CPU limit
 
 
 def generate(size_mb: float, shape: str) -> str:
@@ -56,7 +60,7 @@ def generate(size_mb: float, shape: str) -> str:
     return "".join(lines)
 
 
-def measure(command: list[str], path: Path, timeout: float,
+def measure(command: list[str], path: Path, cpu_limit: int,
             baseline: Path | None = None) -> Timing:
     """One torchfix process on `path`; with `baseline`, that source tree's torchfix."""
     config = path.parent / "pyproject.toml"
@@ -68,30 +72,28 @@ def measure(command: list[str], path: Path, timeout: float,
     if baseline is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(baseline),
                                                           env.get("PYTHONPATH")]))
+    def limit_cpu() -> None:
+        # CPU seconds, not wall time: on a busy machine wall time says little.
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "torchfix", *command, "--no-cache", "-q", path.name],
         cwd=path.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        preexec_fn=limit_cpu,
     )
-    deadline = started + timeout
-    while True:
-        pid, _status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            wall: float | None = time.perf_counter() - started
-            break
-        if time.perf_counter() > deadline:
-            process.kill()
-            _, _status, usage = os.wait4(process.pid, 0)
-            wall = None
-            break
-        time.sleep(0.05)
-    return Timing(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    _, status, usage = os.wait4(process.pid, 0)
+    killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU,
+                                                                  signal.SIGKILL)
+    return Timing(time.perf_counter() - started, usage.ru_utime + usage.ru_stime,
+                  usage.ru_maxrss / 1024, killed)
 
 
 def row(label: str, name: str, size: float, lines: int, timing: Timing) -> str:
-    if timing.wall is None:
-        return (f"{label:<9} {name:<16} {size:5.2f} {lines:7d} {'killed':>8} "
-                f"{timing.cpu:7.1f} {'-':>8} {timing.peak_mb:8.0f}")
+    if timing.killed:
+        return (f"{label:<9} {name:<16} {size:5.2f} {lines:7d} {timing.wall:8.1f} "
+                f"{'>' + format(timing.cpu, '.0f'):>7} {'-':>8} {timing.peak_mb:8.0f}  "
+                "(stopped at the CPU limit)")
     return (f"{label:<9} {name:<16} {size:5.2f} {lines:7d} {timing.wall:8.1f} "
             f"{timing.cpu:7.1f} {timing.cpu / size:8.1f} {timing.peak_mb:8.0f}")
 
@@ -102,7 +104,8 @@ def main() -> None:
     parser.add_argument("--shape", choices=("plain", "chained"), default="plain")
     parser.add_argument("--commands", default=",".join(COMMANDS),
                         help=f"comma-separated, of: {', '.join(COMMANDS)}")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
+    parser.add_argument("--cpu-limit", type=int, default=900, metavar="SECONDS",
+                        help="CPU seconds after which a run is stopped")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also time the torchfix source tree in DIR")
     args = parser.parse_args()
@@ -118,9 +121,9 @@ def main() -> None:
                 path.write_text(text)
                 lines = text.count("\n")
                 if args.baseline is not None:
-                    timing = measure(COMMANDS[name], path, args.timeout, args.baseline)
+                    timing = measure(COMMANDS[name], path, args.cpu_limit, args.baseline)
                     print(row("baseline", name, size, lines, timing), flush=True)
-                timing = measure(COMMANDS[name], path, args.timeout)
+                timing = measure(COMMANDS[name], path, args.cpu_limit)
                 print(row("this", name, size, lines, timing), flush=True)
 
 
