@@ -36,7 +36,7 @@ _LIST_KEYS = ("select", "ignore", "exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
 _FOLDER_KEYS = ("record-dir",)
 _NUMBER_KEYS = ("max-file-size",)
-# Larger files are not processed: libcst needs 0.1 (data) to 1.5 GB (dense code) of memory
+# Larger files are not processed: libcst needs 0.1 (data) to 1.7 GB (dense code) of memory
 # per megabyte, in each worker. Human-written modules stay far below this (torch's
 # largest is 1.3 MB); modules with embedded data reach a few megabytes.
 DEFAULT_MAX_FILE_SIZE_MB = 5.0
