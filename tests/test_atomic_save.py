@@ -183,7 +183,7 @@ def test_modules_are_not_written_when_their_helper_is_not_created(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_files(tmp_path, PACKAGE)
 
-    def refuse(path: Path, data: bytes) -> None:
+    def refuse(path: Path, data: bytes, **_options: object) -> None:
         raise WriteError("cannot create: No space left on device")
 
     monkeypatch.setattr(cli, "create_file", refuse)

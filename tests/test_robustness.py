@@ -176,9 +176,10 @@ def test_mutated_real_pytorch_files_keep_the_invariants(source, edits):
 
 def test_a_5_mb_file(tmp_path, cli):
     # Data embedded in a module (a vocabulary, small weights) is how real .py files reach
-    # megabytes. 74,000 string rows keep the test to seconds; a table of 200,000 tuples
-    # works too but takes minutes to parse with libcst.
-    blob = base64.b64encode(random.Random(0).randbytes(3_800_000)).decode()
+    # megabytes. 61,000 string rows keep the test to seconds; a table of 200,000 tuples
+    # works too but takes minutes to parse with libcst. 5.2 million bytes: under the
+    # default max-file-size (5 MB = 5,242,880 bytes).
+    blob = base64.b64encode(random.Random(0).randbytes(3_500_000)).decode()
     rows = "\n".join(f'    "{blob[i:i + 76]}",' for i in range(0, len(blob), 76))
     source = (f"import torch\n\nVOCAB_B64 = [\n{rows}\n]\n\n\n"
               "def resume(model: torch.nn.Module, sd):\n    model.load_state_dict(sd)\n")

@@ -136,6 +136,7 @@ def apply(
                                     created=result.created_by is not None)
                 print_colored_diff(stdout(), diff, result.encoding)
         finish(outcome, problems, output_format, quiet, "would change", failed=False)
+    rewrites = _inside_root(rewrites, outcome.root, problems)
     planned: list[tuple[FileResult, PlannedFile | None]] = [(r, None) for r in rewrites]
     recorder = None
     if not no_record and rewrites:
@@ -153,7 +154,8 @@ def apply(
                 if change.applied:
                     say(f"fixed {finding_line(result.path, change)}")
 
-    note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet)
+    note = _write_rewrites(planned, recorder, problems, applied, options.config, quiet,
+                           outcome.root)
     if note is not None and recorder is not None:
         # Only after a run that recorded: the new run counts among those kept.
         keep = outcome.config.keep_runs
@@ -161,6 +163,23 @@ def apply(
                                                      recorder.name)), keep_runs=keep)
     finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note,
            written=written)
+
+
+def _inside_root(rewrites: list[FileResult], root: Path,
+                 problems: list[Problem]) -> list[FileResult]:
+    """The rewrites whose real path (symlinks resolved) lies in the project root; the
+    others are reported, not written, so a symlinked folder cannot lead a write away."""
+    from torchfix.engine.containment import is_inside, real
+    from torchfix.output.report import Problem
+
+    inside = []
+    for result in rewrites:
+        if is_inside(result.path, root):
+            inside.append(result)
+        else:
+            problems.append(Problem(result.path, f"its real path {real(result.path)} is "
+                                                 f"outside the project root {root}; not written"))
+    return inside
 
 
 def _apply_to_stdin(paths: list[Path] | None, stdin_filename: Path, options: RunOptions,
@@ -196,6 +215,7 @@ def _begin_record(
     that cannot be made stops the run (exit 2) with nothing written: the user asked for
     a record, and --no-record is there for runs without one.
     """
+    from torchfix.engine.config import ConfigError
     from torchfix.git.record import RecordError, RunRecorder, plan_file, record_dir_for
     from torchfix.output.report import Problem
 
@@ -210,7 +230,7 @@ def _begin_record(
     try:
         recorder = RunRecorder.begin(record_dir_for(outcome, record_dir), outcome, paths,
                                      [plan for _result, plan in planned if plan is not None])
-    except RecordError as exc:
+    except (RecordError, ConfigError) as exc:
         usage_error(f"{exc}; nothing written (--no-record writes without a record)")
     return planned, recorder
 
@@ -222,8 +242,10 @@ def _write_rewrites(
     applied: Callable[[FileResult], None],
     config: Path | None,
     quiet: bool,
+    root: Path,
 ) -> RecordNote | None:
-    """Write each file; the record gets exactly the files that were written."""
+    """Write each file (never outside `root`); the record gets exactly the files that
+    were written."""
     from torchfix.git.record import RecordError
     from torchfix.output.report import Problem, shown_path
 
@@ -238,9 +260,9 @@ def _write_rewrites(
                 continue
             try:
                 if result.created_by is not None:  # a new file the other rewrites need
-                    create_file(result.path, rewrite[1])
+                    create_file(result.path, rewrite[1], within=root)
                 else:
-                    write_atomically(result.path, *rewrite)
+                    write_atomically(result.path, *rewrite, within=root)
             except WriteError as exc:
                 problems.append(Problem(result.path, str(exc)))
                 continue
@@ -269,10 +291,11 @@ def _record_note(recorder: RunRecorder, patch: Path, config: Path | None) -> Rec
     # Plain `torchfix undo` finds the run when its record folder is the one undo looks in
     # from here; otherwise name the run by its path.
     from torchfix.engine.config import ConfigError
+    from torchfix.git.record import RecordError
     from torchfix.output.report import RecordNote, shown_path
 
     command = f"torchfix undo {shlex.quote(shown_path(recorder.folder))}"
-    with contextlib.suppress(ConfigError, OSError):
+    with contextlib.suppress(ConfigError, RecordError, OSError):
         if _default_record_dir(config).resolve() == recorder.folder.parent.resolve():
             command = "torchfix undo"
     return RecordNote(recorder.name, shown_path(recorder.folder), shown_path(patch), command)
@@ -282,13 +305,13 @@ def _default_record_dir(config_file: Path | None) -> Path:
     """The record folder `undo` uses from the current folder without --record-dir."""
     from torchfix.engine.config import ConfigError, find_config, load_config
     from torchfix.engine.pipeline import project_root
-    from torchfix.git.record import DEFAULT_RECORD_DIR
+    from torchfix.git.record import configured_record_dir
 
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"{config_file}: configuration file not found")
     cwd = Path.cwd()
     config = load_config(config_file or find_config(cwd))
-    return config.record_dir or project_root(config, [cwd]) / DEFAULT_RECORD_DIR
+    return configured_record_dir(config, project_root(config, [cwd]))
 
 
 def diff(

@@ -139,10 +139,14 @@ def batch(
         RayExecutor,
     )
     from torchfix.git.batch_report import JsonLinesReport
+    from torchfix.git.gitops import remote_problem
     from torchfix.rewrite import registry
 
     if open_pr and push is None:
         usage_error("--open-pr needs --push REMOTE (the branch must be on a remote)")
+    push_problem = remote_problem(push) if push is not None else None
+    if push_problem is not None:
+        usage_error(f"--push: refused remote {push_problem}")
     if max_pushes_per_minute is not None and push is None:
         usage_error("--max-pushes-per-minute needs --push REMOTE")
     if executor is Executor.local and (ray_address is not None or ray_num_cpus is not None):

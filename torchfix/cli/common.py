@@ -8,7 +8,7 @@ and `torchfix --version` loads none of this.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -127,12 +127,15 @@ def finish(
     verb: str,
     failed: bool,
     record: RecordNote | None = None,
-    written: Sequence[Path] = (),
+    written: Collection[Path] | None = None,
 ) -> NoReturn:
-    """Print the outcome of `apply` or `diff` and exit with its code."""
+    """Print the outcome of `apply` or `diff` and exit with its code.
+
+    `written`: for a run that writes, the files it wrote (only those count as changed).
+    """
     from torchfix.output.report import Summary, print_summary
 
-    summary = Summary.of(outcome.results, problems, outcome.seconds)
+    summary = Summary.of(outcome.results, problems, outcome.seconds, written)
     summary.record = record
     warnings = warnings_of(outcome)
     if canonical(output_format) is OutputFormat.json:
@@ -140,7 +143,7 @@ def finish(
         from torchfix.output.data import build_report
 
         report = build_report("apply", outcome.root, outcome.results, problems, warnings,
-                              summary, set(written))
+                              summary, set(written or ()))
         emit(render(report, OutputFormat.json))
     else:
         print_problems(problems)

@@ -31,14 +31,20 @@ def undo(
     of them changed since."""
     from torchfix.cli.apply import _default_record_dir
     from torchfix.engine.config import ConfigError
-    from torchfix.git.record import RecordError, UndoWriteError, find_run, plan_undo
+    from torchfix.git.record import (
+        RecordError,
+        UndoWriteError,
+        find_run,
+        plan_undo,
+        undo_root,
+    )
     from torchfix.git.record import undo as undo_run
     from torchfix.output.report import shown_path
 
     try:
         folder = Path(os.path.abspath(record_dir)) if record_dir else _default_record_dir(config)
         recorded = find_run(folder, run_name)
-        plan = plan_undo(recorded)
+        plan = plan_undo(recorded, undo_root(recorded.folder, config))
     except (RecordError, ConfigError) as exc:
         usage_error(str(exc))
     if plan.problems:

@@ -79,19 +79,36 @@ def python_ast(data: bytes | str, path: Path) -> tuple[ast.Module | None, str | 
     except (SyntaxError, ValueError) as exc:
         if any(marker in str(exc) for marker in _NESTING_ERRORS):
             raise FileFailure(FileError(TOO_DEEP)) from exc
-        return None, _syntax_error_message(exc)
+        return None, _syntax_error_message(exc, data if isinstance(data, bytes) else None)
     return tree, None
 
 
-def _syntax_error_message(exc: SyntaxError | ValueError) -> str:
+def _syntax_error_message(exc: SyntaxError | ValueError, data: bytes | None = None) -> str:
     if not isinstance(exc, SyntaxError):
         return f"cannot parse: {first_line(exc)}"
     message = exc.msg or "invalid syntax"
+    if message.startswith("(unicode error)") and data is not None:
+        # CPython counts the position from the start of the token, not of the file.
+        decode_error = decode_error_message(data)
+        if decode_error is not None:
+            return decode_error
     if message.startswith("(unicode error)") or "encoding" in message:
         return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
     if exc.lineno:
         return f"syntax error at line {exc.lineno}: {message}"
     return f"syntax error: {message}"
+
+
+def decode_error_message(data: bytes) -> str | None:
+    """Where decoding the file fails, as a byte position in the file and a line."""
+    try:
+        data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"cannot decode the file: {exc} (line {line})"
+    except (SyntaxError, LookupError):
+        pass
+    return None
 
 
 def compile_text(text: str, path: Path) -> tuple[str | None, ast.Module | None]:

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from torchfix.engine.cache import ResultCache
-from torchfix.engine.config import Config, ConfigError, find_config, load_config
+from torchfix.engine.config import MB, Config, ConfigError, find_config, load_config
 from torchfix.engine.discovery import Discovery, SourceFile, discover, is_excluded
 from torchfix.engine.process import process_bytes
 from torchfix.engine.results import EngineSettings, FileError, FileResult
@@ -98,6 +98,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         options={name: dict(values) for name, values in config.options.items()},
         skip_generated=not include_generated,
         produce_output=options.produce_output,
+        max_file_bytes=round(config.max_file_size * MB),
     )
     return settings, config
 
@@ -266,14 +267,21 @@ def project_root(config: Config, paths: Sequence[Path]) -> Path:
     Patch paths (`torchfix diff`, `apply --dry-run`, the run record) are relative to it,
     so a patch applies there with `git apply` or `patch -p1`; the run record lives in it
     (`.torchfix/runs`). `torchfix undo` finds it again from any folder inside it.
+
+    The root is looked for above the paths as given, before their symlinks are resolved:
+    `linkdir/x.py` with `linkdir -> ../elsewhere` belongs to this project, and writing
+    it is refused (its real path is outside), rather than making `../elsewhere` the root.
     """
-    folder = _common_folder(paths).resolve()
-    root = git_root(folder)
+    folder = _common_folder(paths)
+    root = git_root(folder) or git_root(folder.resolve())
     if root is not None:
-        return root
-    if config.path is not None and folder.is_relative_to(config.root):
+        return root.resolve()
+    if config.path is not None and (
+        folder.is_relative_to(os.path.abspath(config.path.parent))
+        or folder.resolve().is_relative_to(config.root)
+    ):
         return config.root
-    return folder
+    return folder.resolve()
 
 
 def _common_folder(paths: Sequence[Path]) -> Path:

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from torchfix.engine.config import MB
 from torchfix.engine.decide import TOO_DEEP, FileFailure, decide, decode, python_ast
 from torchfix.engine.discovery import is_generated
 from torchfix.engine.results import EngineSettings, FileError, FileResult
+from torchfix.model.ast_index import forget_trees
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
 from torchfix.rewrite.contract import Change, Codemod
@@ -26,15 +28,33 @@ from torchfix.rewrite.suppressions import MARKER, Suppressions, find_suppression
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
                  project: Project | None = None) -> FileResult:
     """Read `path` and run the selected codemods on it. Never raises for bad input."""
-    data = read_source(path)
+    data = read_source(path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return FileResult(path, error=data)
     return process_bytes(data, path, settings, explicit=explicit, project=project)
 
 
-def read_source(path: Path) -> bytes | FileError:
+def too_large(size: int, limit: int) -> str:
+    # "20.0 MB > 5 MB"; three digits for the tiny files and limits of tests.
+    shown = f"{size / MB:.1f}" if size >= MB // 10 else f"{size / MB:.3g}"
+    return f"too large ({shown} MB > {round(limit / MB, 3):g} MB); skipped"
+
+
+def read_source(path: Path, max_bytes: int | None = None) -> bytes | FileError:
+    """The file's bytes, or why they cannot be had; a file over `max_bytes` is not read.
+
+    Memory and time per file grow with its size (libcst keeps a node per token), so a
+    huge file would hold up, or take down, the whole run.
+    """
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            if max_bytes is None:
+                return handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            data = b"" if size > max_bytes else handle.read(max_bytes + 1)
+            if size > max_bytes or len(data) > max_bytes:  # the file may grow meanwhile
+                return FileError(too_large(max(size, len(data)), max_bytes))
+            return data
     except FileNotFoundError:
         return FileError("no such file (removed during the run?)")
     except IsADirectoryError:
@@ -50,7 +70,10 @@ def process_bytes(
     """Run the selected codemods on the contents of a file read from `path`."""
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
-    return process_source(data, path, settings, project)
+    try:
+        return process_source(data, path, settings, project)
+    finally:
+        forget_trees()  # a worker keeps nothing of a file once its result is made
 
 
 _default_projects: dict[Path, Project] = {}

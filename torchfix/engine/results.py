@@ -27,6 +27,9 @@ class EngineSettings:
     # Make only these of the applicable changes, named by (codemod, line, column) in the
     # file as read: one quick fix in an editor. None: every applicable change.
     only: frozenset[tuple[str, int, int]] | None = None
+    # Larger files are refused before they are read (None: no limit). Not part of the
+    # cache key: it decides whether a file is processed, never what its result is.
+    max_file_bytes: int | None = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ original file byte for byte. Any failure leaves the file unchanged.
 from __future__ import annotations
 
 import ast
-import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -18,11 +17,13 @@ from pathlib import Path
 
 import libcst as cst
 
+from torchfix.engine import line_alignment
 from torchfix.engine.decide import (
     FileFailure,
     codemod_crashed,
     compile_text,
     decide,
+    decode_error_message,
     first_line,
     internal_error,
 )
@@ -175,7 +176,8 @@ def _parse(data: bytes) -> cst.Module:
                 f"valid Python that libcst cannot parse (it stops at line {exc.raw_line}), "
                 "so it is left unchanged"
             )) from exc
-        raise FileFailure(FileError(_libcst_error_message(exc))) from exc
+        decode_error = decode_error_message(data) if isinstance(exc, UnicodeDecodeError) else None
+        raise FileFailure(FileError(decode_error or _libcst_error_message(exc))) from exc
 
 
 def _libcst_error_message(exc: Exception) -> str:
@@ -226,11 +228,10 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
     """Re-express positions in `current` (after earlier codemods) as lines of `original`."""
     if not changes:
         return changes
-    matcher = difflib.SequenceMatcher(
-        None, original.splitlines(), current.splitlines(), autojunk=False
-    )
     mapping: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    # Linear in the number of lines: difflib is quadratic on repeated lines.
+    for tag, i1, i2, j1, j2 in line_alignment.opcodes(original.splitlines(),
+                                                      current.splitlines()):
         for offset, j in enumerate(range(j1, j2)):
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
     return [

@@ -74,7 +74,7 @@ def process_source_file(
     project: Project | None = None,
 ) -> FileResult:
     """Process one file (or recall its cached result) on this process's large-stack thread."""
-    data = read_source(source.path)
+    data = read_source(source.path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return FileResult(source.path, error=data)
     if cache is None:

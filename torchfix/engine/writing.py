@@ -24,9 +24,15 @@ class WriteError(Exception):
     """A file could not be written; the message says why in a few words."""
 
 
-def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
-    """Replace the contents of `path` with `new`, if it still holds `expected`."""
+def write_atomically(path: Path, expected: bytes, new: bytes, *,
+                     within: Path | None = None) -> None:
+    """Replace the contents of `path` with `new`, if it still holds `expected`.
+
+    With `within`, refuse unless the file's real path (symlinks resolved) lies in that
+    folder: the last check before a write, whatever the caller checked before.
+    """
     target = Path(os.path.realpath(path))
+    _refuse_outside(target, within, "written")
     try:
         current = target.read_bytes()
         status = target.stat()
@@ -59,7 +65,15 @@ def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
         raise
 
 
-def create_file(path: Path, new: bytes) -> None:
+def _refuse_outside(target: Path, within: Path | None, verb: str) -> None:
+    """The last check before touching a file, whatever the caller checked before: its
+    real path (symlinks resolved) must lie in the folder `within`."""
+    if within is not None and not target.is_relative_to(os.path.realpath(within)):
+        raise WriteError(f"its real path {target} is outside the project root {within}; "
+                         f"not {verb}")
+
+
+def create_file(path: Path, new: bytes, *, within: Path | None = None) -> None:
     """Create `path` holding `new`, all at once, if there is no such file yet.
 
     The bytes go to a temporary file beside it, flushed to disk, which is then linked
@@ -69,6 +83,7 @@ def create_file(path: Path, new: bytes) -> None:
     written in place.
     """
     target = Path(os.path.abspath(path))
+    _refuse_outside(Path(os.path.realpath(target.parent)) / target.name, within, "created")
     if os.path.lexists(target):
         raise WriteError("exists already; not created")
     handle, temp_name = _temp_file_beside(target)
@@ -98,8 +113,9 @@ def create_file(path: Path, new: bytes) -> None:
     sync_folder(target.parent)
 
 
-def remove_file(path: Path, expected: bytes) -> None:
+def remove_file(path: Path, expected: bytes, *, within: Path | None = None) -> None:
     """Remove `path` (a file torchfix created), if it still holds `expected`."""
+    _refuse_outside(Path(os.path.realpath(path)), within, "removed")
     try:
         current = path.read_bytes()
     except FileNotFoundError as exc:

@@ -49,6 +49,7 @@ from torchfix.git.gitops import (
     parse_trailers,
     preflight,
     push_branch,
+    remote_problem,
 )
 from torchfix.git.gitreport import pr_body, pr_title, verify_summary
 from torchfix.git.rate_limit import TokenBucket
@@ -168,6 +169,9 @@ def read_targets(arguments: Sequence[str], from_file: Path | None) -> list[Targe
     targets: list[Target] = []
     used: set[str] = set()
     for spec in specs:
+        problem = remote_problem(spec)
+        if problem is not None:  # never handed to git, not even as a path
+            raise BatchUsageError(f"refused target {problem}")
         url = spec if _URL.match(spec) else None
         if url is None and _is_bare_repository(spec):
             url = str(Path(spec).resolve())  # as git records it in the clone's origin
@@ -324,6 +328,9 @@ def _open(target: Target, workdir: Path, outcome: RepoOutcome) -> Repository:
         cloned = git.Repo.clone_from(target.url, destination, env=network_env())
     except git.GitCommandError as exc:
         raise GitError(f"clone failed: {_git_reason(exc)}") from None
+    except (git.UnsafeProtocolError, git.UnsafeOptionError) as exc:
+        # gitpython's own refusal (ext:: runs commands): the user's input, not our bug.
+        raise GitError(f"clone refused: {exc}") from None
     return Repository(cloned)
 
 

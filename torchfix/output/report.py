@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -105,18 +105,24 @@ class Summary:
 
     @classmethod
     def of(
-        cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float
+        cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float,
+        written: Collection[Path] | None = None,
     ) -> Summary:
+        """`written`: for a run that writes, the files it wrote; only those count as
+        changed, with their changes (a file whose write failed is an error instead)."""
         # Files a fix needs created are not files the run looked at (apply names them).
         results = [result for result in results if result.created_by is None]
         summary = cls(files=len(results), errors=len(problems), seconds=seconds)
         for result in results:
+            counted_as_changed = (result.would_change if written is None
+                                  else result.path in written)
             summary.parsed += result.parsed
-            summary.changed += result.would_change
+            summary.changed += counted_as_changed
             summary.generated_skipped += result.skipped == "generated"
             for change in result.changes:
                 if change.applied:
-                    summary.applied[change.codemod] += 1
+                    if counted_as_changed:
+                        summary.applied[change.codemod] += 1
                 elif change.safety is Safety.UNSAFE:
                     summary.pending_unsafe[change.codemod] += 1
                 elif change.safety is Safety.MANUAL:
