@@ -276,3 +276,19 @@ def test_without_configuration_min_torch_is_the_floor(tmp_path):
     assert project.min_torch() == (2, 0)
     assert project.facts_read["config:min-torch"] == repr(None)
     assert project.facts_read["project:torch-floor"] == repr((2, 0))
+
+
+def test_the_module_being_decided_is_read_as_decided_not_from_disk(tmp_path: Path) -> None:
+    """An editor's buffer (or a file an earlier codemod changed) defines what it defines
+    now: a class only the text being decided has still resolves."""
+    from torchfix.engine.process import process_source
+    from torchfix.engine.results import EngineSettings
+
+    (tmp_path / "train.py").write_text("x = 1\n")  # what is on disk: no class at all
+    buffer = (b"import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n\n\n"
+              b"def resume(sd):\n    net = Net()\n    net.load_state_dict(sd)\n")
+    result = process_source(buffer, tmp_path / "train.py",
+                            EngineSettings(codemods=("strict-load-state-dict",)))
+    assert [(c.line, c.safety.value, c.applied) for c in result.changes] == [
+        (10, "safe", True)]
+    assert "module:train" not in dict(result.facts)  # its own text keys the cache already

@@ -1,16 +1,11 @@
-"""The classes a file's code refers to: its own, read from the text being decided, and the
-project's, read through the project model.
-
-The project model reads modules from disk; the file being decided may differ from what is
-on disk (an editor buffer, a snippet, a file an earlier codemod already changed), so its
-own classes are taken from its semantic model instead.
-"""
+"""The classes a file's code refers to, through the project model (which reads the file
+being decided as it is decided, and the rest of the project from disk)."""
 
 from __future__ import annotations
 
 import ast
 
-from torchfix.model.facts import ClassFacts, module_facts
+from torchfix.model.facts import ClassFacts
 from torchfix.rewrite.contract import FileContext
 
 
@@ -21,36 +16,13 @@ class Classes:
         self.file = file
         self.model = file.semantic
         self.project = file.project
-        self._local: dict[str, ClassFacts] | None = None
-
-    def _local_classes(self) -> dict[str, ClassFacts]:
-        if self._local is None:
-            facts = module_facts(self.model, str(self.file.path), "")
-            self._local = {f.qualified_name: f for f in facts.classes.values()}
-        return self._local
 
     def facts(self, qualified: str | None) -> ClassFacts | None:
-        if qualified is None:
-            return None
-        local = self._local_classes().get(qualified)
-        return local if local is not None else self.project.class_facts(qualified)
+        return self.project.class_facts(qualified)
 
     def ancestors(self, qualified: str) -> list[str]:
         """Every base of the class, transitively, by qualified name (unknown ones left out)."""
-        found: list[str] = []
-        queue = list(self.facts(qualified).bases) if self.facts(qualified) else []
-        while queue:
-            base = queue.pop(0)
-            if base is None:
-                continue
-            facts = self.facts(base)
-            name = facts.qualified_name if facts is not None else base
-            if name in found or name == qualified:
-                continue
-            found.append(name)
-            if facts is not None:
-                queue.extend(facts.bases)
-        return found
+        return [name for name in self.project.ancestors(qualified) if name is not None]
 
     def is_module_class(self, qualified: str | None) -> bool:
         """A torch.nn class, or a class of the project deriving from one."""

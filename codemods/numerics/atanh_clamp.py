@@ -194,7 +194,10 @@ def _clamp_parts(model: SemanticModel, call: ast.Call
     qualified = model.qualified_name(func)
     if qualified in ("torch.clamp", "torch.clip") and call.args:
         tensor, rest = call.args[0], call.args[1:]
-    elif isinstance(func, ast.Attribute) and func.attr in CLAMPS and qualified is None:
+    elif isinstance(func, ast.Attribute) and func.attr in CLAMPS and qualified is None \
+            and len(call.args) <= 2:
+        # Tensor.clamp takes at most (min, max): three arguments is `torch.clamp` where
+        # the name `torch` is not bound (an unimported module), not a method call.
         tensor, rest = func.value, list(call.args)
     else:
         return None

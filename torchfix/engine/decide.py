@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 
 from torchfix.engine.results import EngineSettings, FileError
+from torchfix.model.facts import module_facts
 from torchfix.model.project import Project
 from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies
 from torchfix.rewrite.suppressions import Suppressions
@@ -132,6 +133,8 @@ def decide(
     records, in the order of the file; suppressed findings are left out."""
     file = FileContext(path, text, tree, project, project.begin_module(path),
                        settings.options.get(codemod.name, {}))
+    project.decide_module(file.module.name,
+                          lambda: module_facts(file.semantic, str(path), "as decided"))
     try:
         findings = list(codemod.check(file))
     except RecursionError:

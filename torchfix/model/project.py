@@ -18,7 +18,7 @@ import ast
 import hashlib
 import os
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,10 @@ class Project:
     _line_length_read: bool = False
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
+    # The module being decided, read from the text being decided (an editor's buffer, or
+    # the output of an earlier codemod), never from disk: (name, facts when first asked).
+    _current: tuple[str, Callable[[], ModuleFacts]] | None = field(default=None, repr=False)
+    _current_facts: ModuleFacts | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(os.path.abspath(self.root))
@@ -89,6 +93,8 @@ class Project:
         state["_module_names"] = {}
         state["_digests"] = {}
         state["facts_read"] = {}
+        state["_current"] = None
+        state["_current_facts"] = None
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -96,6 +102,16 @@ class Project:
     def begin_file(self, path: Path) -> None:
         """Start deciding `path`: forget what the previous file read."""
         self.facts_read = {}
+        self._current = None
+        self._current_facts = None
+
+    def decide_module(self, name: str, facts: Callable[[], ModuleFacts]) -> None:
+        """The module `name` is the one being decided: its facts come from `facts()` (its
+        text as decided), not from the file on disk. Its own content keys the result's
+        cache entry already, so reading it is no fact of the result."""
+        if self._current is None or self._current[0] != name:
+            self._current_facts = None
+        self._current = (name, facts)
 
     def begin_module(self, path: Path) -> ModuleName:
         """The module name of `path` (its folder becomes a place modules are found)."""
@@ -114,6 +130,10 @@ class Project:
     def module(self, name: str) -> ModuleFacts | None:
         """The facts of the project's module `name`; None if the project has no such
         module (a third-party or standard library module) or it does not parse."""
+        if self._current is not None and self._current[0] == name:
+            if self._current_facts is None:
+                self._current_facts = self._current[1]()
+            return self._current_facts
         if name not in self._modules:
             self._modules[name] = self._read_module(name)
         facts = self._modules[name]

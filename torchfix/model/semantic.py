@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from torchfix.model.ast_index import per_tree
+
 BUILTINS = frozenset(dir(builtins))
 
 
@@ -741,20 +743,17 @@ class _Builder:
         return children
 
 
-_last: list[tuple[ast.Module, SemanticModel]] = []
+@per_tree
+def _models(tree: ast.Module) -> dict[tuple[str | None, bool], SemanticModel]:
+    return {}
 
 
 def model_of(tree: ast.Module, module: str | None = None,
              is_package: bool = False) -> SemanticModel:
-    """The semantic model of `tree`, built once for the tree the engine is working on.
-
-    The engine handles one file at a time and every codemod asks about the same tree, so
-    only the last model is kept (see `torchfix.model.ast_index.per_tree`).
-    """
-    if _last and _last[0][0] is tree:
-        model = _last[0][1]
-        if model.module == module and model.is_package == is_package:
-            return model
-    model = SemanticModel(tree, module, is_package)
-    _last[:] = [(tree, model)]
-    return model
+    """The semantic model of `tree`, built once for the tree the engine is working on
+    (`torchfix.model.ast_index.per_tree`: forgotten with the file)."""
+    models = _models(tree)
+    key = (module, is_package)
+    if key not in models:
+        models[key] = SemanticModel(tree, module, is_package)
+    return models[key]
