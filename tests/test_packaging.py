@@ -3,6 +3,7 @@ one home URL, and help that fits 80 columns."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -50,6 +51,43 @@ def test_the_wheel_carries_the_license_and_the_typing_marker(wheel):
     urls = dict(entry.split(", ", 1) for entry in metadata.get_all("Project-URL"))
     assert urls["Homepage"] == urls["Repository"] == PROJECT_URL
     assert all(url.startswith(PROJECT_URL) for url in urls.values())
+
+
+def test_the_wheel_installs_only_the_torchfix_package(wheel):
+    names = set(wheel.namelist())
+    top_level = {name.split("/", 1)[0] for name in names}
+    assert {name for name in top_level if not name.endswith(".dist-info")} == {"torchfix"}
+    for codemod in registry.all_codemods():
+        module = codemod.__module__.split(".", 1)[1].replace(".", "/")
+        assert f"torchfix/codemods/{module}.py" in names, codemod.name
+    assert any(name.startswith("torchfix/_golden/amp-api/") for name in names)
+
+
+def test_the_installed_wheel_checks_and_fixes_without_the_repository(wheel, tmp_path):
+    """Unpacked on its own, the codemods are found as torchfix.codemods (never the
+    checkout's top-level `codemods`), and a codemod with an editor of its own, named
+    relative to its package, makes its change."""
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text(
+        "import torch\n\nscaler = torch.cuda.amp.GradScaler()\n")
+    script = (
+        "import sys\n"
+        "sys.argv = ['torchfix', *sys.argv[1:]]\n"
+        "from torchfix.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    assert 'torchfix.codemods' in sys.modules and 'codemods' not in sys.modules\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, "apply", "--no-record", "--no-cache", "train.py"],
+        cwd=project, env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True,
+        text=True)
+    assert result.returncode == 0, result.stderr
+    assert 'torch.amp.GradScaler("cuda")' in (project / "train.py").read_text()
 
 
 def test_every_mention_of_the_project_url_is_the_one_constant():

@@ -173,7 +173,7 @@ class AssertToRaise(Codemod):
     triggers = (b"assert",)
     fix_safety = "safe, unsafe"
     family = "assertions"
-    editor = "codemods.assertions.assert_to_raise_edit:AssertToRaiseEditor"
+    editor = ".assert_to_raise_edit:AssertToRaiseEditor"
     options = (
         Option(
             "line-length", 88,

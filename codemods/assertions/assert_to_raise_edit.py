@@ -13,8 +13,9 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from codemods.assertions.assert_to_raise import UNREACHABLE_MESSAGE, AssertToRaise, Decision
 from torchfix.rewrite.editing import Editor
+
+from .assert_to_raise import UNREACHABLE_MESSAGE, AssertToRaise, Decision
 
 
 class AssertToRaiseEditor(Editor):

@@ -309,7 +309,7 @@ class AtomicSave(Codemod):
     triggers = (b"save",)
     fix_safety = "safe, unsafe"
     family = "checkpoints"
-    editor = "codemods.checkpoints.atomic_save_edit:AtomicSaveEditor"
+    editor = ".atomic_save_edit:AtomicSaveEditor"
     options = (
         Option("helper", "inline",
                'where the helper is defined: "inline" (once in each module that saves) or '

@@ -10,10 +10,11 @@ from typing import Any
 
 import libcst as cst
 
-from codemods.checkpoints.atomic_save import HelperPlan, Rewrite
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import EditError, Editor
 from torchfix.rewrite.edits import insert_imports, statement_indexes
+
+from .atomic_save import HelperPlan, Rewrite
 
 
 class AtomicSaveEditor(Editor):

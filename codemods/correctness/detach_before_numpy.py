@@ -9,11 +9,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from codemods.correctness.classes import Classes
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+from .classes import Classes
 
 
 class Grad(enum.Enum):

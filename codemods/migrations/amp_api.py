@@ -202,7 +202,7 @@ class AmpApi(Codemod):
     triggers = (b"cuda.amp", b"cpu.amp", b"torch.cuda import", b"torch.cpu import")
     fix_safety = "safe, unsafe"
     family = "migrations"
-    editor = "codemods.migrations.amp_api_edit:AmpApiEditor"
+    editor = ".amp_api_edit:AmpApiEditor"
     options = (
         Option("min-torch", DEFAULT_MIN_TORCH,
                "Oldest torch the code supports; replacements that need a newer one are "

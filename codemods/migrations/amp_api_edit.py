@@ -14,7 +14,12 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.helpers import get_full_name_for_node
 
-from codemods.migrations.amp_api import (
+from torchfix.rewrite.contract import Finding
+from torchfix.rewrite.editing import Editor, EditSettings
+from torchfix.rewrite.edits import as_keyword, insert_argument, keyword, prepend_argument
+from torchfix.rewrite.transformer import TransformerSettings
+
+from .amp_api import (
     AUTOCAST_POSITIONAL,
     CallEdit,
     DecoratorEdit,
@@ -23,10 +28,6 @@ from codemods.migrations.amp_api import (
     ReplaceImportedModule,
     ShortenEdit,
 )
-from torchfix.rewrite.contract import Finding
-from torchfix.rewrite.editing import Editor, EditSettings
-from torchfix.rewrite.edits import as_keyword, insert_argument, keyword, prepend_argument
-from torchfix.rewrite.transformer import TransformerSettings
 
 BlockT = TypeVar("BlockT", cst.Module, cst.IndentedBlock)
 

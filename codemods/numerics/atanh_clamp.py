@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
 
-from codemods.numerics.torch_module import torch_name
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project
 from torchfix.model.semantic import NOT_LITERAL, BindingKind, SemanticModel
@@ -19,6 +17,8 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Safety,
 )
+
+from .torch_module import torch_name
 
 # Mantissa bits (with the implicit one) of the floating-point dtypes atanh is run in.
 PRECISION = (("float16", 11), ("bfloat16", 8), ("float32", 24))
@@ -250,6 +250,8 @@ def _margin_text(file: FileContext, bound: ast.expr, value: float) -> str:
         one = _value(file.semantic, node.left)
         if one is not None and abs(one) == 1.0:
             return file.source(node.right)
+    from decimal import Decimal, InvalidOperation  # here: most runs never need it
+
     try:
         exact = Decimal(1) - abs(Decimal(repr(value)))
     except InvalidOperation:

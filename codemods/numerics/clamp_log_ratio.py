@@ -260,7 +260,7 @@ class ClampLogRatio(Codemod):
     triggers = (b".exp(",)
     fix_safety = "safe, unsafe"
     family = "numerics"
-    editor = "codemods.numerics.clamp_log_ratio_edit:ClampLogRatioEditor"
+    editor = ".clamp_log_ratio_edit:ClampLogRatioEditor"
     options = (
         Option(
             "bound",

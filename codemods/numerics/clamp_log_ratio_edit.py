@@ -11,10 +11,11 @@ from typing import Any
 
 import libcst as cst
 
-from codemods.numerics.clamp_log_ratio import ClampFix, Layout
 from torchfix.rewrite.contract import Finding, Span
 from torchfix.rewrite.editing import EditError, Editor
 from torchfix.rewrite.edits import keyword
+
+from .clamp_log_ratio import ClampFix, Layout
 
 
 class ClampLogRatioEditor(Editor):

@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codemods.numerics.torch_module import torch_name
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import NOT_LITERAL, BindingKind, SemanticModel
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+from .torch_module import torch_name
 
 # What turns `p * n` into an index.
 ROUNDING = frozenset({"builtins.int", "builtins.round", "math.ceil", "math.floor"})

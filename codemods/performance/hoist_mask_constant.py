@@ -789,7 +789,7 @@ class HoistMaskConstant(Codemod):
     triggers = (b"masked_fill", b"where(")
     fix_safety = "safe, unsafe"
     family = "performance"
-    editor = "codemods.performance.hoist_mask_constant_edit:HoistMaskConstantEditor"
+    editor = ".hoist_mask_constant_edit:HoistMaskConstantEditor"
     options = (
         Option("hoist-min-count", 3, "Hoist a large fill value into a module constant when "
                                      "it is written out this many times (0: never)."),

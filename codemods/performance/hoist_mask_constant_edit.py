@@ -14,10 +14,11 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 
-from codemods.performance.hoist_mask_constant import DropStatement, HoistConstant
 from torchfix.rewrite.contract import Span
 from torchfix.rewrite.editing import EditError, EditSettings, PrimitiveEditor
 from torchfix.rewrite.transformer import TransformerSettings
+
+from .hoist_mask_constant import DropStatement, HoistConstant
 
 
 class HoistMaskConstantEditor(PrimitiveEditor):

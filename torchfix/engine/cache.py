@@ -18,7 +18,7 @@ import codecs
 import contextlib
 import dataclasses
 import hashlib
-import importlib.metadata
+import importlib.util
 import json
 import os
 import tempfile
@@ -154,7 +154,7 @@ def _fingerprint(settings: EngineSettings) -> str:
     return json.dumps(
         {
             "torchfix": __version__,
-            "libcst": importlib.metadata.version("libcst"),
+            "libcst": _libcst_fingerprint(),
             "code": _code_fingerprint(),
             # The size limit is applied before the cache is asked: it never shapes a result.
             "settings": {key: value for key, value in dataclasses.asdict(settings).items()
@@ -166,14 +166,37 @@ def _fingerprint(settings: EngineSettings) -> str:
 
 
 @cache
+def _libcst_fingerprint() -> str:
+    """Where libcst is installed and when: an upgrade (which may print code differently)
+    invalidates the cache. Read from the file system, not `importlib.metadata`, whose
+    import alone costs more than a warm check of a small file."""
+    spec = importlib.util.find_spec("libcst")
+    if spec is None or spec.origin is None:
+        return "missing"
+    version_file = Path(spec.origin).with_name("_version.py")
+    try:
+        status = version_file.stat()
+    except OSError:
+        return spec.origin
+    return f"{version_file}:{status.st_size}:{status.st_mtime_ns}"
+
+
+@cache
 def _code_fingerprint() -> str:
     """Sizes and mtimes of torchfix's own sources: editing a codemod invalidates the cache."""
-    import codemods
     import torchfix
+    from torchfix.rewrite.registry import codemods_package
 
     digest = hashlib.sha256()
-    for package in (torchfix, codemods):
-        for source in sorted(Path(package.__file__).parent.rglob("*.py")):
-            status = source.stat()
+    for package in (torchfix, codemods_package()):
+        # os.walk and string paths: this runs on every call, and pathlib's rglob and
+        # sorting of Path objects cost more than a warm check of a small file.
+        sources = sorted(
+            os.path.join(folder, name)
+            for folder, _, names in os.walk(os.path.dirname(package.__file__))
+            for name in names if name.endswith(".py")
+        )
+        for source in sources:
+            status = os.stat(source)
             digest.update(f"{source}:{status.st_size}:{status.st_mtime_ns}".encode())
     return digest.hexdigest()

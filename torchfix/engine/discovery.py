@@ -12,8 +12,10 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # imported where patterns are matched: files named on the command line
+    import pathspec  # with no excludes configured (pre-commit, an editor) never need it
 
 # The head of a file in which an `@generated` marker counts: license headers come first.
 GENERATED_HEAD_BYTES = 4096
@@ -106,6 +108,10 @@ def is_excluded(path: Path, excludes: Sequence[tuple[Path, Sequence[str]]]) -> b
 
 
 def _exclude_rules(excludes: Sequence[tuple[Path, Sequence[str]]]) -> list[_IgnoreFile]:
+    if not any(patterns for _, patterns in excludes):
+        return []
+    import pathspec
+
     return [
         _IgnoreFile(root.resolve(), pathspec.GitIgnoreSpec.from_lines(patterns))
         for root, patterns in excludes
@@ -197,6 +203,8 @@ def _without_patterns_matching(rule: _IgnoreFile, top: Path) -> _IgnoreFile:
         for pattern in rule.spec.patterns
         if not (pattern.include and pattern.match_file(relative) is not None)
     ]
+    import pathspec
+
     return _IgnoreFile(rule.base, pathspec.GitIgnoreSpec(kept))
 
 
@@ -205,4 +213,6 @@ def _read_spec(path: Path) -> pathspec.GitIgnoreSpec:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(lines)

@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.discovery import SourceFile
 from torchfix.engine.process import process_bytes, read_source
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
@@ -49,6 +50,10 @@ def run_files(
         for source in files:
             yield process_source_file(source, settings, cache, project)
         return
+    # Imported here: a run of a few files (pre-commit, an editor) never starts a pool.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     chunksize = max(1, min(32, len(files) // (jobs * 8)))
     with ProcessPoolExecutor(
         max_workers=min(jobs, len(files)), initializer=_init_worker,
@@ -119,6 +124,8 @@ def _work_in_pool(source: SourceFile) -> FileResult:
 def _deep_stack_executor() -> ThreadPoolExecutor:
     global _deep_stack
     if _deep_stack is None:
+        from concurrent.futures import ThreadPoolExecutor
+
         previous = threading.stack_size()
         threading.stack_size(PARSER_STACK_BYTES)
         try:

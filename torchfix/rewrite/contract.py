@@ -276,9 +276,9 @@ class Codemod:
     # TorchFix's codes for the same rule ("TOR102"): accepted wherever a name is.
     codes: ClassVar[tuple[str, ...]] = ()
     family: ClassVar[str] = ""
-    # "package.module:Class" of a libcst editor (a `torchfix.rewrite.editing.Editor`) that
-    # makes this codemod's changes from its findings' `data`; None: the findings carry the
-    # shared edit primitives.
+    # "module:Class" of a libcst editor (a `torchfix.rewrite.editing.Editor`) that makes
+    # this codemod's changes from its findings' `data`, relative to the codemod's package
+    # (".amp_api_edit:AmpApiEditor"); None: the findings carry the shared edit primitives.
     editor: ClassVar[str | None] = None
 
     @classmethod

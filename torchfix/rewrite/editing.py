@@ -255,7 +255,9 @@ def editor_class(codemod: type[Codemod]) -> type[Editor]:
     if codemod.editor is None:
         return PrimitiveEditor
     module, _, attribute = codemod.editor.partition(":")
-    found = getattr(importlib.import_module(module), attribute)
+    # ".x_edit:Editor" is relative to the codemod's own package.
+    package = codemod.__module__.rpartition(".")[0]
+    found = getattr(importlib.import_module(module, package=package or None), attribute)
     if not (isinstance(found, type) and issubclass(found, Editor)):
         raise TypeError(f"{codemod.editor} is not a torchfix editor")
     return found

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import importlib
 import re
 from collections.abc import Iterable
+from types import ModuleType
 
 from torchfix import PROJECT_URL
 from torchfix.rewrite.contract import Codemod
@@ -16,11 +18,23 @@ class UnknownCodemodError(ValueError):
     """A codemod name that no codemod has (a usage or configuration error)."""
 
 
+def codemods_package() -> ModuleType:
+    """The package of the codemods: `torchfix.codemods` in an installed wheel (which ships
+    no other top-level package), the repository's top-level `codemods/` in a checkout or
+    an editable install. The codemods import each other relatively, so they work as
+    either."""
+    try:
+        return importlib.import_module("torchfix.codemods")
+    except ModuleNotFoundError as exc:
+        if exc.name != "torchfix.codemods":
+            raise
+    return importlib.import_module("codemods")
+
+
 def all_codemods() -> tuple[type[Codemod], ...]:
     """Every codemod, in the fixed order in which they run on a file."""
-    from codemods import CODEMODS
-
-    return CODEMODS
+    codemods: tuple[type[Codemod], ...] = codemods_package().CODEMODS
+    return codemods
 
 
 def by_name() -> dict[str, type[Codemod]]:
