@@ -94,7 +94,10 @@ def main() -> None:
 
     folders = [str(path) for path in ensure(args.projects.split(",")).values()]
     files = sum(len(python_files(Path(folder))) for folder in folders)
-    torchfix = shutil.which("torchfix") or "torchfix"
+    # The torchfix of the interpreter running this script (its venv need not be on PATH).
+    torchfix = str(Path(sys.executable).with_name("torchfix"))
+    if not Path(torchfix).exists():
+        torchfix = shutil.which("torchfix") or "torchfix"
     print(f"{files} files in {len(folders)} projects, {args.jobs} processes per tool")
 
     timings = [

@@ -10,7 +10,6 @@ applies where it says or not at all.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ def unified_diff(old: bytes, new: bytes, display_path: str, context: int = 3, *,
     old_lines, new_lines = split_lines(old), split_lines(new)
     header_path = display_path.encode("utf-8", "surrogateescape")
     out: list[bytes] = []
+    import difflib  # here: only runs that print or record a diff need it
+
     for index, line in enumerate(difflib.diff_bytes(
         difflib.unified_diff,
         old_lines,

@@ -12,7 +12,6 @@ several declare one, the lowest floor wins: the code has to run on all of them.
 from __future__ import annotations
 
 import ast
-import configparser
 import re
 import sys
 from collections.abc import Iterator
@@ -142,6 +141,8 @@ def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
     text = _read(path)
     if "torch" not in text:
         return
+    import configparser  # here: only projects with a setup.cfg need it
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
