@@ -321,4 +321,5 @@ def test_has_tests_is_a_fact_of_the_result(tmp_path):
     assert project.facts_read == {"project:has-tests": "False"}
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_pkg.py").write_text("")
+    project.refresh()
     assert project.current_digest("project:has-tests") == "True"
