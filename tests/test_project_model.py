@@ -323,3 +323,10 @@ def test_has_tests_is_a_fact_of_the_result(tmp_path):
     (tmp_path / "tests" / "test_pkg.py").write_text("")
     project.refresh()
     assert project.current_digest("project:has-tests") == "True"
+
+
+def test_a_linter_prefix_covers_only_its_own_rules(tmp_path):
+    (tmp_path / "ruff.toml").write_text('[lint]\nselect = ["E", "SIM1", "PL"]\n')
+    settings = Project(tmp_path).formatter_settings()
+    assert not settings.enables("EM101")  # E is pycodestyle's, EM flake8-errmsg's
+    assert settings.enables("SIM102") and settings.enables("PLR0913")

@@ -119,12 +119,20 @@ class AssertToRaise(Codemod):
     literal (quotes and backslashes escaped, braces left as they are).
 
     Comments before, inside and after the assert are kept (a trailing comment moves to
-    the `if` line). A condition that a formatter split over lines only to fit the assert
-    goes back on one line when the `if` fits in `line-length`; a message aligned under
-    the assert, or continued with backslashes, gets a hanging indent inside the call, and
-    a `raise` too long for one line puts its message on a line of its own. `if x: assert y`
-    and `a = 1; assert a` are split into lines. Run your formatter afterwards if it has
-    opinions about the rest.
+    the `if` line; one wrapped onto comment lines below moves above the `if`, with them).
+    A condition or message that a formatter split over lines only to fit the assert goes
+    back on one line when it fits in `line-length`; a message aligned under the assert,
+    or continued with backslashes, gets a hanging indent inside the call, and a `raise`
+    too long for one line puts its message on a line of its own. `if x: assert y` and
+    `a = 1; assert a` are split into lines.
+
+    The project's formatter and linter configuration (ruff's or black's, at the project
+    root) is followed: its line length (unless `line-length` is set here), its quote style
+    for generated messages (else the file's majority); with ruff's flake8-errmsg rules
+    (`EM101`/`EM102`/`EM103`) the message is assigned to `msg` (`message`,
+    `error_message` if taken) before `raise ValueError(msg)`; with `SIM102` an assert
+    alone in an `if` without `else` merges into it: `if outer and not cond: raise ...`.
+    `per-file-ignores` count.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -173,7 +181,12 @@ class AssertToRaise(Codemod):
     mypy, about state handed in rather than user input); conditions on tensor values
     (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
     removed and breaks the `torch.compile` graph where the assert did not); and every
-    assert in a file that catches `AssertionError` somewhere.
+    assert in a file that catches `AssertionError` somewhere. So are asserts whose message
+    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`), checks
+    of a parameter that an earlier `if ...: raise` of the function already validates,
+    and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
+    `PKG-INFO` or `*.dist-info` at the root) that ships no test files: the tests that may
+    expect its AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -190,8 +203,10 @@ class AssertToRaise(Codemod):
     `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
     `testing.py`, `testing_utils.py`, `test_utils.py`, modules that import `pytest` or
     `unittest`, module-level `test*` functions, `Test*` and `*TestCase` classes, `assert*`
-    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, and asserts that can
-    never fail (`assert (x, "message")`).
+    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, asserts the compiler
+    runs (under `if torch.compiler.is_compiling():`, `torch.jit.is_scripting()`,
+    `is_tracing()`, or in the `else` of `if not ...:` those: a raise there changes what is
+    traced), and asserts that can never fail (`assert (x, "message")`).
 
     Callers in other files that catch `AssertionError` cannot be seen: search for them
     before applying.
@@ -207,7 +222,7 @@ class AssertToRaise(Codemod):
         Option(
             "line-length", 88,
             "A `raise` longer than this (and than the assert it replaces) puts its message "
-            "on a line of its own.",
+            "on a line of its own. Default: the project formatter's line length, else 88.",
         ),
     )
 

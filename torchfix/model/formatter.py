@@ -85,7 +85,16 @@ def _codes(value: object) -> list[str]:
 
 
 def _covers(code: str, rule: str) -> bool:
-    return code == "ALL" or (bool(code) and rule.startswith(code))
+    """Whether the selector `code` ("ALL", "EM", "EM1", "EM101") covers `rule`: the
+    same linter (`E` is pycodestyle's and does not cover `EM101`), a prefix of the number."""
+    if code == "ALL":
+        return True
+    letters = code.rstrip("0123456789")
+    rule_letters = rule.rstrip("0123456789")
+    if letters != rule_letters and not (
+            letters == "PL" and rule_letters.startswith("PL") and code == letters):
+        return False
+    return rule.startswith(code) or (letters == "PL" and code == letters)
 
 
 def _matches(pattern: str, path: str) -> bool:
