@@ -292,3 +292,41 @@ def test_the_module_being_decided_is_read_as_decided_not_from_disk(tmp_path: Pat
     assert [(c.line, c.safety.value, c.applied) for c in result.changes] == [
         (10, "safe", True)]
     assert "module:train" not in dict(result.facts)  # its own text keys the cache already
+
+
+def test_formatter_settings_read_ruffs_quotes_and_rules(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ruff]\nline-length = 100\n[tool.ruff.format]\nquote-style = "single"\n'
+        '[tool.ruff.lint]\nselect = ["ALL"]\nignore = ["SIM102"]\n'
+        '[tool.ruff.lint.per-file-ignores]\n"{pkg,tools}/**" = ["EM"]\n'
+    )
+    settings = Project(tmp_path).formatter_settings()
+    assert (settings.line_length, settings.quote) == (100, "'")
+    assert settings.enables("EM101", "other/mod.py")
+    assert not settings.enables("EM101", "pkg/sub/mod.py")
+    assert not settings.enables("SIM102", "other/mod.py")
+
+
+def test_formatter_settings_of_black(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\nskip-string-normalization = true\n")
+    settings = Project(tmp_path).formatter_settings()
+    assert settings.quote is None and not settings.enables("EM101")
+
+
+def test_has_tests_is_a_fact_of_the_result(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "conftest.py").write_text("")
+    project = Project(tmp_path)
+    assert not project.has_tests()  # helpers are not tests
+    assert project.facts_read == {"project:has-tests": "False"}
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_pkg.py").write_text("")
+    project.refresh()
+    assert project.current_digest("project:has-tests") == "True"
+
+
+def test_a_linter_prefix_covers_only_its_own_rules(tmp_path):
+    (tmp_path / "ruff.toml").write_text('[lint]\nselect = ["E", "SIM1", "PL"]\n')
+    settings = Project(tmp_path).formatter_settings()
+    assert not settings.enables("EM101")  # E is pycodestyle's, EM flake8-errmsg's
+    assert settings.enables("SIM102") and settings.enables("PLR0913")

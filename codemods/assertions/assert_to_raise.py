@@ -7,6 +7,7 @@ models; `assert_to_raise_edit` (libcst) only lays out the `if` and the `raise`.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -26,6 +27,21 @@ class Verdict(Enum):
 
 
 @dataclass(frozen=True)
+class Layout:
+    """How the new code is written, as the project's formatter and linter want it."""
+
+    line_length: int = 88
+    quote: str | None = None  # the configured quote; None: the file's majority
+    # flake8-errmsg (EM101/EM102/EM103): the name the message is assigned to first
+    message_variable: str | None = None
+    # SIM102: the assert is alone in an `if` (no else): the conditions are merged
+    merge_with_if: bool = False
+    # A trailing comment continued on the comment lines below: those lines move above
+    # the `if` together with it
+    comment_continued: int = 0
+
+
+@dataclass(frozen=True)
 class Decision:
     """What to do with one assert: the `data` of its finding, read by the editor."""
 
@@ -34,6 +50,7 @@ class Decision:
     assertion: ast.Assert
     always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
     reason: str = ""  # why it is not SAFE
+    layout: Layout = Layout()
 
     def message(self) -> tuple[str, Safety]:
         """What the change says, and how safe it is."""
@@ -72,6 +89,18 @@ NARROWING_FUNCTIONS = frozenset(
 POST_INIT_METHODS = frozenset({"__post_init__", "__attrs_post_init__"})
 # Methods that calling the class runs: a test calling `Config(...)` reaches their asserts.
 CONSTRUCTION_METHODS = frozenset({"__init__", "__new__", *POST_INIT_METHODS})
+# Calls that are true while torch.compile, TorchScript or the tracer runs the code: an
+# assert under them is there for the compiler, and a raise would change what it traces.
+COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dynamo_compiling"})
+# Messages that call the assert an invariant of the library, not a check of input.
+INVARIANT_MESSAGE = re.compile(
+    r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
+    r"|internal error|\bunreachable\b|please report",
+    re.IGNORECASE,
+)
+# Names tried, in order, for the message of flake8-errmsg's `msg = "..."; raise E(msg)`.
+MESSAGE_VARIABLES = ("msg", "message", "error_message")
+DEFAULT_LINE_LENGTH = 88
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
@@ -90,12 +119,20 @@ class AssertToRaise(Codemod):
     literal (quotes and backslashes escaped, braces left as they are).
 
     Comments before, inside and after the assert are kept (a trailing comment moves to
-    the `if` line). A condition that a formatter split over lines only to fit the assert
-    goes back on one line when the `if` fits in `line-length`; a message aligned under
-    the assert, or continued with backslashes, gets a hanging indent inside the call, and
-    a `raise` too long for one line puts its message on a line of its own. `if x: assert y`
-    and `a = 1; assert a` are split into lines. Run your formatter afterwards if it has
-    opinions about the rest.
+    the `if` line; one wrapped onto comment lines below moves above the `if`, with them).
+    A condition or message that a formatter split over lines only to fit the assert goes
+    back on one line when it fits in `line-length`; a message aligned under the assert,
+    or continued with backslashes, gets a hanging indent inside the call, and a `raise`
+    too long for one line puts its message on a line of its own. `if x: assert y` and
+    `a = 1; assert a` are split into lines.
+
+    The project's formatter and linter configuration (ruff's or black's, at the project
+    root) is followed: its line length (unless `line-length` is set here), its quote style
+    for generated messages (else the file's majority); with ruff's flake8-errmsg rules
+    (`EM101`/`EM102`/`EM103`) the message is assigned to `msg` (`message`,
+    `error_message` if taken) before `raise ValueError(msg)`; with `SIM102` an assert
+    alone in an `if` without `else` merges into it: `if outer and not cond: raise ...`.
+    `per-file-ignores` count.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -144,7 +181,12 @@ class AssertToRaise(Codemod):
     mypy, about state handed in rather than user input); conditions on tensor values
     (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
     removed and breaks the `torch.compile` graph where the assert did not); and every
-    assert in a file that catches `AssertionError` somewhere.
+    assert in a file that catches `AssertionError` somewhere. So are asserts whose message
+    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`), checks
+    of a parameter that an earlier `if ...: raise` of the function already validates,
+    and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
+    `PKG-INFO` or `*.dist-info` at the root) that ships no test files: the tests that may
+    expect its AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -161,8 +203,10 @@ class AssertToRaise(Codemod):
     `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
     `testing.py`, `testing_utils.py`, `test_utils.py`, modules that import `pytest` or
     `unittest`, module-level `test*` functions, `Test*` and `*TestCase` classes, `assert*`
-    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, and asserts that can
-    never fail (`assert (x, "message")`).
+    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, asserts the compiler
+    runs (under `if torch.compiler.is_compiling():`, `torch.jit.is_scripting()`,
+    `is_tracing()`, or in the `else` of `if not ...:` those: a raise there changes what is
+    traced), and asserts that can never fail (`assert (x, "message")`).
 
     Callers in other files that catch `AssertionError` cannot be seen: search for them
     before applying.
@@ -178,7 +222,7 @@ class AssertToRaise(Codemod):
         Option(
             "line-length", 88,
             "A `raise` longer than this (and than the assert it replaces) puts its message "
-            "on a line of its own.",
+            "on a line of its own. Default: the project formatter's line length, else 88.",
         ),
     )
 
@@ -271,10 +315,69 @@ class _Decider:
         reported = self._reliance(node, function)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
+        decision = replace(decision, layout=self._layout(node, decision, function))
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
             return replace(decision, verdict=Verdict.UNSAFE, reason=unsafe)
         return decision
+
+    # -- how the new code is written -----------------------------------------------------
+
+    def _layout(self, node: ast.Assert, decision: Decision, function: _Function | None) -> Layout:
+        """Line length, quotes and lint rules of the project, for this assert."""
+        project = self.file.project
+        settings = project.formatter_settings()
+        if "line-length" in self.file.options:
+            line_length = int(self.file.options["line-length"])
+        else:
+            line_length = settings.line_length or DEFAULT_LINE_LENGTH
+        path = self._relative_path()
+        rule = _errmsg_rule(node.msg)
+        variable = None
+        if rule is not None and settings.enables(rule, path):
+            scope_node: ast.AST = function.node if function is not None else self.file.tree
+            used = _names_used(scope_node)
+            variable = next((name for name in MESSAGE_VARIABLES if name not in used), None)
+        merge = False
+        parent = self.model.parent(node)
+        if (not decision.always_fails and isinstance(parent, ast.If) and len(parent.body) == 1
+                and not parent.orelse and node.lineno > parent.lineno
+                and settings.enables("SIM102", path)):
+            merge = True
+        return Layout(line_length, settings.quote, variable, merge,
+                      self._continued_comment(node, line_length))
+
+    def _relative_path(self) -> str | None:
+        try:
+            absolute = self.file.path.resolve()
+            return absolute.relative_to(self.file.project.root.resolve()).as_posix()
+        except (OSError, ValueError):
+            return None
+
+    def _continued_comment(self, node: ast.Assert, line_length: int) -> int:
+        """How many comment-only lines below the assert continue its trailing comment:
+        at the assert's indent, the first one's first word too long for the assert's line
+        (`assert x  # so the largest value` + `# we can map is 255`: wrapped there)."""
+        lines = self.file.lines
+        span = self.file.span(node)
+        start, end = lines[span.line - 1], lines[span.end_line - 1]
+        trailing = end[span.end_column:].strip()
+        if start[:span.column].strip() or not trailing.startswith("#"):
+            return 0
+        text = trailing.lstrip("#").strip()
+        if not text or text.endswith((".", "!", "?", ":")) or _PRAGMA.match(text):
+            return 0
+        following = lines[span.end_line] if span.end_line < len(lines) else ""
+        words = following.strip().lstrip("#").split()
+        if not words or len(end.rstrip()) + 1 + len(words[0]) <= line_length:
+            return 0
+        count = 0
+        for line in lines[span.end_line:]:
+            stripped = line.lstrip()
+            if not stripped.startswith("#") or len(line) - len(stripped) != span.column:
+                break
+            count += 1
+        return count
 
     # -- where the assert is -------------------------------------------------------------
 
@@ -303,12 +406,28 @@ class _Decider:
         return False
 
     def _never_checked(self, node: ast.Assert) -> bool:
-        """Under `if TYPE_CHECKING:` (never runs) or `if __debug__:` (gone with -O too)."""
+        """Under `if TYPE_CHECKING:` (never runs) or `if __debug__:` (gone with -O too),
+        or where torch.compile, TorchScript or the tracer runs it (`if is_compiling():`,
+        the `else` of `if not torch.jit.is_scripting():`)."""
         # `__debug__`, or a TYPE_CHECKING flag of the project's own
         return self.model.in_type_checking_block(node) or any(
             isinstance(block, ast.If) and isinstance(block.test, ast.Name)
             and block.test.id in ("__debug__", "TYPE_CHECKING")
-            for block in _bodies_around(self.model, node))
+            for block in _bodies_around(self.model, node)) or self._under_compiler(node)
+
+    def _under_compiler(self, node: ast.Assert) -> bool:
+        child: ast.AST = node
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, (*_FUNCTIONS, ast.ClassDef)):
+                return False
+            if isinstance(ancestor, ast.If):
+                if any(child is statement for statement in ancestor.body):
+                    if _implies_compiling(ancestor.test):
+                        return True
+                elif _implies_not_compiling(ancestor.test):
+                    return True
+            child = ancestor
+        return False
 
     def _in_catching_try(self, node: ast.Assert) -> bool:
         """In the body of a `try` of the same function (or module) whose handlers catch
@@ -376,6 +495,9 @@ class _Decider:
         if not function.public:
             owner = f"{function.owner.name}." if function.owner is not None else ""
             return f"{owner}{function.name}() is private: its checks are internal invariants"
+        message = self._message_text(node.msg)
+        if message and INVARIANT_MESSAGE.search(message):
+            return "its message calls it an internal invariant, not a check of input"
         inputs, defaulted, computed = self._names_read(node, function)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))
@@ -392,6 +514,30 @@ class _Decider:
         if _reads_tensor_values(node.test):
             return ("checks tensor values: the raise keeps a device sync that -O removed and "
                     "breaks the torch.compile graph")
+        validated = self._validated_before(node, function, inputs | defaulted)
+        if validated is not None:
+            name, line = validated
+            return (f"`{name}` is already checked by the raise at line {line}: the assert "
+                    "restates an internal invariant")
+        project = self.file.project
+        if project.is_distribution() and not project.has_tests():
+            return ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
+                    "expect AssertionError cannot be checked")
+        return None
+
+    def _validated_before(self, node: ast.Assert, function: _Function,
+                          names: set[str]) -> tuple[str, int] | None:
+        """A parameter the assert reads that an earlier `if ...: raise` of the function
+        already checks, with that `if`'s line."""
+        names = names - {self._self_parameter(function)}
+        if not names:
+            return None
+        for block in _statements_of(function.node):
+            if (isinstance(block, ast.If) and block.lineno < node.lineno
+                    and any(isinstance(statement, ast.Raise) for statement in block.body)):
+                checked = {name.id for name in _loads(block.test)} & names
+                if checked:
+                    return min(checked), block.lineno
         return None
 
     def _names_read(
@@ -525,6 +671,67 @@ class _Decider:
         if qualified is None and isinstance(func, ast.Name) and not self.model.bindings(func):
             return f"builtins.{func.id}"
         return qualified
+
+
+_PRAGMA = re.compile(r"(?:noqa|type:|pragma|pylint|fmt:|nosec|pyright:|mypy:)", re.IGNORECASE)
+
+
+def _errmsg_rule(message: ast.expr | None) -> str | None:
+    """The flake8-errmsg rule a `raise E(<message>)` breaks: EM101 (a string literal,
+    also the generated one), EM102 (an f-string), EM103 (`"...".format(...)`)."""
+    if message is None or (isinstance(message, ast.Constant) and isinstance(message.value, str)):
+        return "EM101"
+    if isinstance(message, ast.JoinedStr):
+        return "EM102"
+    if (isinstance(message, ast.Call) and isinstance(message.func, ast.Attribute)
+            and message.func.attr == "format" and isinstance(message.func.value, ast.Constant)
+            and isinstance(message.func.value.value, str)):
+        return "EM103"
+    return None
+
+
+def _names_used(node: ast.AST) -> set[str]:
+    used: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            used.add(inner.id)
+        elif isinstance(inner, ast.arg):
+            used.add(inner.arg)
+        elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+            used.update(inner.names)
+    return used
+
+
+def _statements_of(function: ast.AST) -> Iterator[ast.AST]:
+    """The statements of a function's body at any depth, not those of nested defs."""
+    stack = list(reversed(getattr(function, "body", [])))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(reversed(getattr(statement, field_name, None) or []))
+
+
+def _is_compile_guard(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Call) and not test.args
+            and _last_name(test.func) in COMPILE_GUARDS)
+
+
+def _implies_compiling(test: ast.expr) -> bool:
+    """Whether the test is true only while a compiler runs the code."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_implies_compiling(value) for value in test.values)
+    return _is_compile_guard(test)
+
+
+def _implies_not_compiling(test: ast.expr) -> bool:
+    """Whether the test is false only while a compiler runs the code (its `else`)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_implies_not_compiling(value) for value in test.values)
+    return (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+            and _is_compile_guard(test.operand))
 
 
 def _scopes_from(scope: Scope | None) -> Iterator[Scope]:

@@ -14,12 +14,25 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from torchfix.rewrite.editing import Editor
+from torchfix.rewrite.edits import file_quote
 
-from .assert_to_raise import UNREACHABLE_MESSAGE, AssertToRaise, Decision
+from .assert_to_raise import UNREACHABLE_MESSAGE, Decision
+
+# A new piece of code in place of an assert: small statements stay on their line, whole
+# lines (`msg = "..."` before a `raise`) and `if` blocks take lines of their own.
+Piece = cst.BaseSmallStatement | cst.If | cst.SimpleStatementLine
 
 
 class AssertToRaiseEditor(Editor):
     """Replaces each decided assert (the findings' `data` is its `Decision`)."""
+
+    _quote = '"'
+    # New `if`s whose trailing comment continues on comment lines below: those move up
+    _pulls_comments: dict[int, int] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._quote = file_quote(node)
+        self._pulls_comments = {}
 
     # -- statements holding asserts --------------------------------------------------------
 
@@ -32,15 +45,62 @@ class AssertToRaiseEditor(Editor):
         comment = updated_node.trailing_whitespace.comment
         # The line's comment ends up after the last `if` header: it counts in its width.
         comment_width = len(comment.value) + 2 if comment is not None else 0
+        continued = self._continued_comment(original_node.body)
+        if continued:
+            comment_width = 0
         pieces = self._rewrite_statements(
             original_node.body, updated_node.body, indent, comment_width
         )
         if pieces is None:
             return updated_node
-        lines = _as_lines(pieces, updated_node.trailing_whitespace)
-        first = lines[0]
-        lines[0] = first.with_changes(leading_lines=updated_node.leading_lines)
+        trailing = updated_node.trailing_whitespace
+        leading = list(updated_node.leading_lines)
+        if continued and comment is not None:
+            # The comment goes on above the `if`, with the lines that continue it.
+            leading.append(cst.EmptyLine(comment=comment))
+            trailing = trailing.with_changes(comment=None, whitespace=cst.SimpleWhitespace(""))
+        lines = _as_lines(pieces, trailing)
+        lines[0] = lines[0].with_changes(leading_lines=leading)
+        if continued and comment is not None:
+            self._pulls_comments[id(lines[-1])] = continued
         return lines[0] if len(lines) == 1 else cst.FlattenSentinel(lines)
+
+    def _continued_comment(self, statements: Sequence[cst.BaseSmallStatement]) -> int:
+        for statement in statements:
+            if isinstance(statement, cst.Assert):
+                finding = self.finding_at(statement)
+                if finding is not None:
+                    return int(finding.data.layout.comment_continued)
+        return 0
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        return updated_node.with_changes(body=self._pull_comments(updated_node.body))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(body=self._pull_comments(updated_node.body))
+
+    def _pull_comments(
+        self, body: Sequence[cst.BaseStatement]
+    ) -> Sequence[cst.BaseStatement]:
+        """The comment lines continuing a moved trailing comment join it above its `if`."""
+        if not self._pulls_comments:
+            return body
+        statements = list(body)
+        for index, statement in enumerate(statements[:-1]):
+            count = self._pulls_comments.pop(id(statement), 0)
+            following = statements[index + 1]
+            moved = list(following.leading_lines[:count])
+            if not moved or any(line.comment is None for line in moved):
+                continue
+            statements[index] = statement.with_changes(
+                leading_lines=[*statement.leading_lines, *moved]
+            )
+            statements[index + 1] = following.with_changes(
+                leading_lines=following.leading_lines[count:]
+            )
+        return statements
 
     def leave_SimpleStatementSuite(
         self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
@@ -68,36 +128,83 @@ class AssertToRaiseEditor(Editor):
         updates: Sequence[cst.BaseSmallStatement],
         indent: int,
         comment_width: int,
-    ) -> list[cst.BaseSmallStatement | cst.If] | None:
+    ) -> list[Piece] | None:
         """The statements with each assert replaced as decided; None if nothing changed."""
-        pieces: list[cst.BaseSmallStatement | cst.If] = []
+        pieces: list[Piece] = []
         changed = False
         for original, updated in zip(originals, updates, strict=True):
-            piece: cst.BaseSmallStatement | cst.If = updated
             if isinstance(original, cst.Assert) and isinstance(updated, cst.Assert):
                 finding = self.finding_at(original)
-                if finding is not None:
-                    piece = self._rewrite_assert(
-                        updated, finding.data, indent, comment_width
-                    )
+                if finding is not None and not finding.data.layout.merge_with_if:
+                    pieces += self._rewrite_assert(updated, finding.data, indent, comment_width)
                     self.done(finding)
                     changed = True
-            pieces.append(piece)
+                    continue
+            pieces.append(updated)
         return pieces if changed else None
 
     def _rewrite_assert(
-        self, updated: cst.Assert, decision: Decision, indent: int, comment_width: int
-    ) -> cst.BaseSmallStatement | cst.If:
+        self, updated: cst.Assert, decision: Decision, indent: int, comment_width: int,
+        outer: cst.BaseExpression | None = None,
+    ) -> list[Piece]:
+        """The assert's replacement; with `outer`, the test of the `if` it was alone in,
+        merged into the new one (SIM102)."""
         if decision.always_fails:
-            call = self._exception_call(updated, decision, indent)
-            return cst.Raise(exc=call, semicolon=updated.semicolon)
-        call = self._exception_call(updated, decision, indent + len(self._default_indent()))
-        return cst.If(
-            test=self._if_test(updated.test, indent + comment_width),
-            body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]),
-        )
+            lines = self._raise_lines(updated, decision, indent)
+            if len(lines) == 1:
+                (line,) = lines
+                return [line.body[0].with_changes(semicolon=updated.semicolon)]
+            return list(lines)
+        inner = indent + len(self._default_indent())
+        width = indent + comment_width
+        test = self._if_test(updated.test, width, decision)
+        if outer is not None:
+            test = self._merged_test(outer, test, width, decision)
+        return [
+            cst.If(
+                test=test,
+                body=cst.IndentedBlock(body=self._raise_lines(updated, decision, inner)),
+            )
+        ]
 
-    def _if_test(self, condition: cst.BaseExpression, extra_width: int) -> cst.BaseExpression:
+    def _raise_lines(
+        self, assertion: cst.Assert, decision: Decision, indent: int
+    ) -> list[cst.SimpleStatementLine]:
+        """`raise E(<message>)`, or `msg = <message>` then `raise E(msg)` (flake8-errmsg)."""
+        variable = decision.layout.message_variable
+        if variable is None:
+            call = self._exception_call(assertion, decision, indent)
+            return [cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]
+        call = self._exception_call(assertion, decision, indent + len(f"{variable} = "))
+        (argument,) = call.args
+        value = argument.value
+        if "\n" in _NO_CODE.code_for_node(call) and not isinstance(value, cst.SimpleString):
+            # A message over lines keeps them inside parentheses of its own.
+            value = value.with_changes(
+                lpar=[cst.LeftParen(whitespace_after=call.whitespace_before_args)],
+                rpar=[cst.RightParen(whitespace_before=argument.whitespace_after_arg)],
+            )
+        code = _NO_CODE.code_for_node(value)
+        line_length = decision.layout.line_length
+        unit = self._default_indent()
+        if ("\n" not in code and indent + len(f"{variable} = {code}") > line_length
+                and indent + len(unit) + len(code) <= line_length):
+            # As a formatter splits a long right-hand side that fits on a line of its own.
+            value = value.with_changes(
+                lpar=[cst.LeftParen(whitespace_after=cst.ParenthesizedWhitespace(
+                    indent=True, last_line=cst.SimpleWhitespace(unit)))],
+                rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
+            )
+        assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(variable))], value=value)
+        new_call = cst.Call(func=call.func, args=[cst.Arg(cst.Name(variable))])
+        return [
+            cst.SimpleStatementLine(body=[assign]),
+            cst.SimpleStatementLine(body=[cst.Raise(exc=new_call)]),
+        ]
+
+    def _if_test(
+        self, condition: cst.BaseExpression, extra_width: int, decision: Decision
+    ) -> cst.BaseExpression:
         """The failure test, on one line where it was split only to fit the assert's width.
 
         `extra_width` counts the indent and the comment that share the line.
@@ -105,18 +212,88 @@ class AssertToRaiseEditor(Editor):
         joined = one_line(condition)
         if joined is not None and joined is not condition:
             test = failure_test(joined)
-            if extra_width + len(f"if {_NO_CODE.code_for_node(test)}:") <= self._line_length():
+            if (extra_width + len(f"if {_NO_CODE.code_for_node(test)}:")
+                    <= decision.layout.line_length):
                 return test
         return failure_test(condition)
 
-    def _line_length(self) -> int:
-        return int(self.file.option("line-length", AssertToRaise))
+    def _merged_test(
+        self, outer: cst.BaseExpression, test: cst.BaseExpression, extra_width: int,
+        decision: Decision,
+    ) -> cst.BaseExpression:
+        """`outer and <test>`: on one line if it fits, else one operand a line, in
+        parentheses, as a formatter splits it."""
+        left, right = _and_operand(outer), _and_operand(test)
+        merged = cst.BooleanOperation(left=left, operator=cst.And(), right=right)
+        code = _NO_CODE.code_for_node(merged)
+        if "\n" not in code and extra_width + len(f"if {code}:") <= decision.layout.line_length:
+            return merged
+        unit = self._default_indent()
+        hugged = _hug_last_parentheses(left, right, unit)
+        if hugged is not None:
+            opening = _NO_CODE.code_for_node(hugged).split("\n")[0]
+            if "\n" not in _NO_CODE.code_for_node(left) and (
+                    extra_width + len(f"if {opening}") <= decision.layout.line_length):
+                return hugged
+        return merged.with_changes(
+            lpar=[cst.LeftParen(whitespace_after=cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace(unit)))],
+            rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
+            operator=cst.And(
+                whitespace_before=cst.ParenthesizedWhitespace(
+                    indent=True, last_line=cst.SimpleWhitespace(unit)),
+                whitespace_after=cst.SimpleWhitespace(" "),
+            ),
+        )
+
+    def leave_If(
+        self, original_node: cst.If, updated_node: cst.If
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        """`if a:` holding only `assert b` becomes `if a and not b: raise ...` (SIM102)."""
+        body = original_node.body
+        if not (isinstance(body, cst.IndentedBlock) and len(body.body) == 1):
+            return updated_node
+        line = body.body[0]
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+                and isinstance(line.body[0], cst.Assert)):
+            return updated_node
+        finding = self.finding_at(line.body[0])
+        if finding is None or not finding.data.layout.merge_with_if:
+            return updated_node
+        indent = self.position(original_node).start.column
+        comment = original_node.body.header.comment
+        comment_width = len(comment.value) + 2 if comment is not None else 0
+        (merged,) = self._rewrite_assert(
+            line.body[0], finding.data, indent, comment_width, outer=original_node.test
+        )
+        self.done(finding)
+        assert isinstance(merged, cst.If)
+        inner_comments = list(line.leading_lines)
+        new_body = merged.body.with_changes(header=body.header)
+        raise_lines = list(new_body.body)
+        raise_lines[0] = raise_lines[0].with_changes(leading_lines=inner_comments)
+        if line.trailing_whitespace.comment is not None:
+            raise_lines[-1] = raise_lines[-1].with_changes(
+                trailing_whitespace=line.trailing_whitespace)
+        return updated_node.with_changes(
+            test=merged.test,
+            body=new_body.with_changes(body=raise_lines, footer=body.footer),
+            whitespace_before_test=cst.SimpleWhitespace(" "),
+        )
 
     def _exception_call(self, assertion: cst.Assert, decision: Decision, indent: int) -> cst.Call:
-        """`ValueError(<message>)`, with the message on a line of its own when too long."""
+        """`ValueError(<message>)`, with the message on a line of its own when too long, and
+        on one line when the message was split only to fit the assert."""
+        line_length = decision.layout.line_length
         call = cst.Call(
-            func=cst.Name(decision.exception), **_message_arguments(assertion, decision)
+            func=cst.Name(decision.exception),
+            **_message_arguments(assertion, decision, decision.layout.quote or self._quote),
         )
+        joined = one_line(call) if "\n" in _NO_CODE.code_for_node(call) else None
+        if (joined is not None and isinstance(joined, cst.Call)
+                and not isinstance(joined.args[0].value, cst.ConcatenatedString)
+                and indent + len(f"raise {_NO_CODE.code_for_node(joined)}") <= line_length):
+            return joined
         if _aligned_for_the_assert(assertion.msg):
             return _exploded(call, self._default_indent(), relay=True)
         single = f"raise {_NO_CODE.code_for_node(call)}"
@@ -125,7 +302,7 @@ class AssertToRaiseEditor(Editor):
         longest_before = max(
             len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
         )
-        limit = max(self._line_length(), indent + longest_before)
+        limit = max(line_length, indent + longest_before)
         if indent + len(single) <= limit:
             return call
         return _exploded(call, self._default_indent())
@@ -143,7 +320,7 @@ def _has_assert(statements: Sequence[cst.BaseSmallStatement]) -> bool:
 
 
 def _as_lines(
-    pieces: Sequence[cst.BaseSmallStatement | cst.If], trailing: cst.TrailingWhitespace
+    pieces: Sequence[Piece], trailing: cst.TrailingWhitespace
 ) -> list[cst.BaseStatement]:
     """Small statements grouped into lines between the new `if` blocks.
 
@@ -159,7 +336,7 @@ def _as_lines(
             group.clear()
 
     for piece in pieces:
-        if isinstance(piece, cst.If):
+        if isinstance(piece, (cst.If, cst.SimpleStatementLine)):
             close_group()
             lines.append(piece)
         else:
@@ -171,6 +348,39 @@ def _as_lines(
     else:
         lines[-1] = last.with_changes(trailing_whitespace=trailing)
     return lines
+
+
+def _and_operand(expression: cst.BaseExpression) -> cst.BaseExpression:
+    """The expression as an operand of `and`: parenthesised where it binds looser."""
+    looser = (
+        isinstance(expression, (cst.IfExp, cst.Lambda, cst.NamedExpr))
+        or (isinstance(expression, cst.BooleanOperation)
+            and isinstance(expression.operator, cst.Or))
+    )
+    if looser and not expression.lpar:
+        return expression.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return expression
+
+
+def _hug_last_parentheses(
+    left: cst.BaseExpression, right: cst.BaseExpression, unit: str
+) -> cst.BooleanOperation | None:
+    """`left and not (\n    inner\n)`: how black and ruff split an `if` test whose last
+    operand is `not (...)` (None for another last operand)."""
+    if not (isinstance(right, cst.UnaryOperation) and right.expression.lpar
+            and len(right.expression.lpar) == 1 and not right.lpar):
+        return None
+    inner = right.expression
+    if "\n" in _NO_CODE.code_for_node(inner):
+        return None
+    inner = inner.with_changes(
+        lpar=[cst.LeftParen(whitespace_after=cst.ParenthesizedWhitespace(
+            indent=True, last_line=cst.SimpleWhitespace(unit)))],
+        rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
+    )
+    return cst.BooleanOperation(
+        left=left, operator=cst.And(), right=right.with_changes(expression=inner)
+    )
 
 
 def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSmallStatement]:
@@ -384,15 +594,18 @@ _MESSAGES_WITHOUT_PARENTHESES = (
 )
 
 
-def _message_arguments(assertion: cst.Assert, decision: Decision) -> dict[str, object]:
-    """The `args` (and the layout inside the parentheses) of `ValueError(...)`."""
+def _message_arguments(
+    assertion: cst.Assert, decision: Decision, quote: str = '"'
+) -> dict[str, object]:
+    """The `args` (and the layout inside the parentheses) of `ValueError(...)`; a
+    generated message in `quote` unless the text needs the other."""
     message = assertion.msg
     if message is None:
         if decision.always_fails:
-            text = cst.SimpleString(string_literal(UNREACHABLE_MESSAGE))
+            text = cst.SimpleString(string_literal(UNREACHABLE_MESSAGE, quote))
         else:
             expected = f"expected {condition_text(assertion, decision)}"
-            text = cst.SimpleString(string_literal(expected))
+            text = cst.SimpleString(string_literal(expected, quote))
         return {"args": [cst.Arg(value=text)]}
     if message.lpar and isinstance(message, _MESSAGES_WITHOUT_PARENTHESES):
         # A message in parentheses spans lines: they become the call's, layout and all.
@@ -414,9 +627,11 @@ def condition_text(assertion: cst.Assert, decision: Decision) -> str:
     return decision.condition_text if joined is None else _NO_CODE.code_for_node(joined)
 
 
-def string_literal(text: str) -> str:
-    """A plain (never f-) string literal for `text`, double-quoted unless that needs escapes."""
-    quote = "'" if '"' in text and "'" not in text else '"'
+def string_literal(text: str, prefer: str = '"') -> str:
+    """A plain (never f-) string literal for `text`, in the `prefer`red quotes unless
+    those need escapes and the others do not."""
+    other = "'" if prefer == '"' else '"'
+    quote = other if prefer in text and other not in text else prefer
     escaped = []
     for character in text:
         if character in ("\\", quote):

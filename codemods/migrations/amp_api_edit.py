@@ -16,7 +16,13 @@ from libcst.helpers import get_full_name_for_node
 
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor, EditSettings
-from torchfix.rewrite.edits import as_keyword, insert_argument, keyword, prepend_argument
+from torchfix.rewrite.edits import (
+    as_keyword,
+    file_quote,
+    insert_argument,
+    keyword,
+    prepend_argument,
+)
 from torchfix.rewrite.transformer import TransformerSettings
 
 from .amp_api import (
@@ -52,7 +58,7 @@ class AmpApiEditor(Editor):
         return None
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._quote = _file_quote(node)
+        self._quote = file_quote(node)
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> object:
         depth = len(self._statements)
@@ -173,23 +179,6 @@ class AmpApiEditor(Editor):
 
 
 # -- layout ---------------------------------------------------------------------------------
-
-
-def _file_quote(module: cst.Module, budget: int = 4000) -> str:
-    """The quote the file's strings mostly use (looking at its first few thousand nodes),
-    for the device strings the codemod adds."""
-    counts = {"'": 0, '"': 0}
-    stack: list[cst.CSTNode] = list(reversed(module.body))
-    while stack and budget > 0:
-        node = stack.pop()
-        budget -= 1
-        if isinstance(node, cst.SimpleString):
-            body = node.value.lstrip("rRbBuU")
-            if body[:3] not in ('"""', "'''") and body[:1] in counts:
-                counts[body[:1]] += 1
-        else:
-            stack.extend(reversed(node.children))
-    return "'" if counts["'"] > counts['"'] else '"'
 
 
 def _with_device(call: cst.Call, target: str, device: str, quote: str) -> cst.Call:

@@ -16,9 +16,7 @@ def make_env(env_id, n_envs, frame_stack, seed, spec, wrappers):
     if not env_id:
         raise ValueError("env id %r is empty" % env_id)
     if not spec.max_episode_steps:
-        raise ValueError("{} has no time limit: {}".format(
-            env_id, spec
-        ))
+        raise ValueError("{} has no time limit: {}".format(env_id, spec))
     if wrappers is None:
         raise ValueError("pass an empty list for no wrappers")
     message = f"unknown env {env_id}"

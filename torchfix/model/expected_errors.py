@@ -52,7 +52,7 @@ class Expectation:
 
 
 def expectations_in(root: Path) -> Iterator[Expectation]:
-    for path in _test_files(root):
+    for path in test_files(root):
         try:
             data = path.read_bytes()
         except OSError:
@@ -69,7 +69,8 @@ def expectations_in(root: Path) -> Iterator[Expectation]:
         yield from _expectations(tree, relative)
 
 
-def _test_files(root: Path) -> Iterator[Path]:
+def test_files(root: Path, *, helpers: bool = True) -> Iterator[Path]:
+    """The project's test files (with `helpers`: also `conftest.py`, `testing.py`, ...)."""
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(
             name for name in subfolders
@@ -77,11 +78,14 @@ def _test_files(root: Path) -> Iterator[Path]:
         )
         relative_parts = Path(folder).relative_to(root).parts
         in_tests = any(part in TEST_FOLDERS for part in relative_parts)
+        in_test_folder = any(part in ("test", "tests") for part in relative_parts)
         for name in sorted(files):
             if not name.endswith(".py"):
                 continue
-            if (in_tests or name.startswith("test_") or name.endswith("_test.py")
-                    or name in TEST_HELPER_FILES):
+            helper = helpers and (in_tests or name in TEST_HELPER_FILES)
+            test = name.startswith("test_") or name.endswith("_test.py") or (
+                in_test_folder and name not in TEST_HELPER_FILES and name != "__init__.py")
+            if helper or test:
                 yield Path(folder) / name
 
 

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torchfix.model.expected_errors import Expectation, expectations_in
+from torchfix.model.expected_errors import Expectation, expectations_in, test_files
 from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
+from torchfix.model.formatter import FormatterSettings, find_formatter_settings
 from torchfix.model.line_length import find_line_length
 from torchfix.model.semantic import SemanticModel
 from torchfix.model.torch_floor import TorchFloor, find_torch_floor
@@ -32,6 +33,7 @@ from torchfix.model.torch_floor import TorchFloor, find_torch_floor
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
 _MAX_HOPS = 8
 ABSENT = "absent"
+_DISTRIBUTION_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ class Project:
     _expectations_digest: str = ""
     _line_length: int | None = field(default=None, repr=False)
     _line_length_read: bool = False
+    _formatter: FormatterSettings | None = field(default=None, repr=False)
+    _has_tests: bool | None = field(default=None, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
     # The module being decided, read from the text being decided (an editor's buffer, or
@@ -294,6 +298,32 @@ class Project:
         self._note("project:line-length", repr(self._line_length))
         return self._line_length
 
+    def formatter_settings(self) -> FormatterSettings:
+        """How the project's formatter and linter want code written: line length, quote
+        style, enabled lint rules (`torchfix.model.formatter`)."""
+        if self._formatter is None:
+            self._formatter = find_formatter_settings(self.root)
+        self._note("project:formatter-settings", repr(self._formatter))
+        return self._formatter
+
+    def has_tests(self) -> bool:
+        """Whether any test file lies under the project root (`test_*.py`, `*_test.py`,
+        files under `tests/`, ...). An sdist or wheel usually ships none: the tests that
+        exercise its code exist, but cannot be seen."""
+        if self._has_tests is None:
+            self._has_tests = next(test_files(self.root, helpers=False), None) is not None
+        self._note("project:has-tests", repr(self._has_tests))
+        return self._has_tests
+
+    def is_distribution(self) -> bool:
+        """Whether the root holds packaging metadata (`pyproject.toml`, `setup.py`,
+        `setup.cfg`, an sdist's `PKG-INFO`, a wheel's `*.dist-info`): a project others
+        install, whose users and tests call its functions."""
+        found = any((self.root / name).is_file() for name in _DISTRIBUTION_FILES) or any(
+            self.root.glob("*.dist-info"))
+        self._note("project:distribution", repr(found))
+        return found
+
     def assertion_expectations(self) -> tuple[Expectation, ...]:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
         `assertRaises`): the asserts those tests rely on must keep raising it."""
@@ -321,6 +351,8 @@ class Project:
         self._floor_read = False
         self._expectations = None
         self._line_length_read = False
+        self._formatter = None
+        self._has_tests = None
 
     def _digest_now(self, key: str) -> str | None:
         saved = dict(self.facts_read)
@@ -341,6 +373,12 @@ class Project:
                 return repr(floor.version) if floor else ABSENT
             if key == "project:line-length":
                 return repr(self.formatter_line_length())
+            if key == "project:formatter-settings":
+                return repr(self.formatter_settings())
+            if key == "project:has-tests":
+                return repr(self.has_tests())
+            if key == "project:distribution":
+                return repr(self.is_distribution())
             if key == "project:assertion-expectations":
                 self.assertion_expectations()
                 return self._expectations_digest

@@ -122,6 +122,23 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
 # -- module-level statements -----------------------------------------------------------------
 
 
+def file_quote(module: cst.Module, budget: int = 4000) -> str:
+    """The quote the file's strings mostly use (looking at its first few thousand nodes),
+    for the strings a codemod adds."""
+    counts = {"'": 0, '"': 0}
+    stack: list[cst.CSTNode] = list(reversed(module.body))
+    while stack and budget > 0:
+        node = stack.pop()
+        budget -= 1
+        if isinstance(node, cst.SimpleString):
+            body = node.value.lstrip("rRbBuU")
+            if body[:3] not in ('"""', "'''") and body[:1] in counts:
+                counts[body[:1]] += 1
+        else:
+            stack.extend(reversed(node.children))
+    return "'" if counts["'"] > counts['"'] else '"'
+
+
 def statement_indexes(module: cst.Module) -> list[int]:
     """For each top-level statement of CPython's tree of the same code, the index of the
     libcst statement holding it (CPython counts `a; b` as two statements, libcst as one
