@@ -141,6 +141,12 @@ VALUE_MESSAGE = (
     "atomic helper instead"
 )
 
+OPEN_MESSAGE = (
+    "torch.save writes this path while the `with` on line {line} holds it open for "
+    "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
+    "the open file instead, or drop the open"
+)
+
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
 
@@ -337,6 +343,10 @@ class AtomicSave(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         facts = _Facts(file)
         decisions = list(facts.decisions(facts.references()))
+        for node, decision, message in decisions:
+            if decision is Safety.MANUAL:  # nothing to rewrite: a human decides
+                yield Finding(node, message, Safety.MANUAL)
+        decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
         plan, blocker, creates = _Helper(file, facts, cls).decide()
@@ -419,7 +429,7 @@ class _Facts:
             if isinstance(parent, ast.Call) and parent.func is node:
                 decided = self._call_decision(parent)
                 if decided is not None:
-                    yield parent, decided[0], CALL_MESSAGE + decided[1]
+                    yield parent, decided[0], decided[1]
             elif not self._is_module_alias(node, parent) and \
                     not self.renames_in(model.function_path(node)):
                 yield node, Safety.UNSAFE, VALUE_MESSAGE
@@ -448,21 +458,26 @@ class _Facts:
     # -- calls ---------------------------------------------------------------------------
 
     def _call_decision(self, call: ast.Call) -> tuple[Safety, str] | None:
-        """(safety, why) for a torch.save call to rewrite; None to leave it alone."""
+        """(safety, message) for a torch.save call to rewrite or report; None to leave
+        it alone."""
         if self.renames_in(self.model.function_path(call)):
             return None
         destination, hidden = _destination(call)
         if destination is None:
             if hidden:
-                return Safety.UNSAFE, " (the destination is hidden in *args/**kwargs)"
+                return Safety.UNSAFE, CALL_MESSAGE + " (the destination is hidden in " \
+                                                     "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
                 or _is_url(destination)):
             return None
+        opened = self._opened_for_writing(destination, call)
+        if opened is not None:
+            return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
         if self._is_timed(call):
-            return Safety.UNSAFE, " (the save is timed: the fsync and rename change what " \
-                                  "is measured)"
-        return Safety.SAFE, ""
+            return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
+                                                 "rename change what is measured)"
+        return Safety.SAFE, CALL_MESSAGE
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
         if isinstance(node, ast.Call):
@@ -479,6 +494,25 @@ class _Facts:
         if isinstance(node, ast.Attribute):
             return bool(set(identifier_words(node.attr)) & HANDLE_WORDS)
         return False
+
+    def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
+        """The `with` around the call that holds `destination` open for writing:
+        `with open(path, "wb") as f: torch.save(obj, path)`, or `with opened as f` where
+        `opened = fsspec.open(path, "wb")`. None if there is none."""
+        target = ast.dump(destination)
+        for ancestor in self.model.ancestors(call):
+            if not isinstance(ancestor, (ast.With, ast.AsyncWith)):
+                continue
+            for item in ancestor.items:
+                opener = item.context_expr
+                if isinstance(opener, ast.Name):
+                    bindings = self.model.bindings(opener)
+                    value = bindings[0].value if len(bindings) == 1 else None
+                    opener = value if isinstance(value, ast.Call) else opener
+                if isinstance(opener, ast.Call) and _opens_for_writing(opener) and \
+                        ast.dump(opener.args[0]) == target:
+                    return ancestor
+        return None
 
     def _is_temporary(self, node: ast.expr) -> bool:
         for child in ast.walk(node):
@@ -536,10 +570,13 @@ class _Facts:
         if binding.kind is BindingKind.ANNOTATION or binding.kind is BindingKind.LOOP:
             return NameKind.OTHER
         if binding.kind is BindingKind.WITH:
+            # `with X(...) as f`: a context manager hands out an open file (open_file(...),
+            # fs.open(...), a writer), not a path; temporary folders are the exception.
             item = self.model.parent(binding.node)
-            if isinstance(item, ast.withitem) and item.optional_vars is binding.node:
-                return self._value_kind(item.context_expr, seen)
-            return NameKind.OTHER
+            if isinstance(item, ast.withitem) and item.optional_vars is binding.node and \
+                    self._value_kind(item.context_expr, seen) is NameKind.TEMPORARY:
+                return NameKind.TEMPORARY
+            return NameKind.FILE
         if binding.kind is BindingKind.ASSIGNMENT and not binding.augmented:
             return self._value_kind(binding.value, seen)
         return None
@@ -820,6 +857,17 @@ def _opens_file(name: str | None) -> bool:
         return False
     last = name.rsplit(".", 1)[-1]
     return last in FILE_OPENERS or last.endswith("open")  # open, gzip.open, zf.open, ...
+
+
+def _opens_for_writing(call: ast.Call) -> bool:
+    """`open(path, "wb")`, `fsspec.open(path, mode="w")`...: an opener given a path and a
+    literal mode that writes."""
+    if not call.args or not _opens_file(_dotted(call.func)):
+        return False
+    mode = next((k.value for k in call.keywords if k.arg == "mode"),
+                call.args[1] if len(call.args) > 1 else None)
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
+        bool(set(mode.value) & set("wax+"))
 
 
 def _identifier(node: ast.AST) -> str | None:
