@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -129,6 +131,15 @@ TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
      "process_time", "process_time_ns", "time", "time_ns"}
 )
+# Folders and file names of example code: demos, tutorials, notebooks exported as scripts.
+EXAMPLE_FOLDERS = frozenset(
+    {"demo", "demos", "doc", "docs", "example", "examples", "notebook", "notebooks",
+     "tutorial", "tutorials"}
+)
+# Words that start (or, but for "example", end) the name of an example script.
+EXAMPLE_WORDS = frozenset({"demo", "example", "tutorial"})
+# Cell markers of notebooks kept as scripts (jupytext's percent format, nbconvert, Databricks).
+_NOTEBOOK_CELL = re.compile(r"^# (?:%%|In\[[ \d]*\]:|COMMAND -{5,})", re.MULTILINE)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
@@ -146,6 +157,8 @@ OPEN_MESSAGE = (
     "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
     "the open file instead, or drop the open"
 )
+
+EXAMPLE_REASON = " (example code: its checkpoints are not resumed from)"
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
@@ -349,6 +362,12 @@ class AtomicSave(Codemod):
         decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
+        if is_example(file):  # nobody resumes from an example's checkpoints
+            decisions = [
+                (node, Safety.UNSAFE, message + EXAMPLE_REASON) if decision is Safety.SAFE
+                else (node, decision, message)
+                for node, decision, message in decisions
+            ]
         plan, blocker, creates = _Helper(file, facts, cls).decide()
         for node, decision, message in decisions:
             if blocker is not None:
@@ -764,6 +783,24 @@ def helper_module_source() -> str:
     """The package helper module: the helper, reaching torch as `torch`."""
     return HELPER_MODULE_TEMPLATE.format(
         helper=HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"))
+
+
+def is_example(file: FileContext) -> bool:
+    """Whether the file is example code: below a folder such as `examples/`, `demos/`,
+    `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
+    code), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a notebook kept
+    as a script (`# %%` or `# In[1]:` cells)."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute
+    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
+        relative = absolute.relative_to(os.getcwd())
+    words = identifier_words(relative.stem)
+    return (
+        any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
+        or (bool(words) and words[0] in EXAMPLE_WORDS)  # demo_train.py, example_mnist.py
+        or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
+        or bool(_NOTEBOOK_CELL.search(file.text))
+    )
 
 
 def _optional_torch(bindings: Sequence[Binding]) -> bool:
