@@ -359,3 +359,40 @@ def test_a_new_file_must_be_valid_python(tmp_path: Path) -> None:
                       edits=(CreateFile(tmp_path / "_helper.py", "def broken(:\n"),))
     with pytest.raises(FileFailure, match="with invalid Python"):
         _new_files("atomic-save", [finding], tmp_path / "train.py")
+
+
+# -- what is not a checkpoint, and what still is ---------------------------------------------
+
+
+def _rewritten_lines(source: str, path: str = "trainlib/train.py") -> list[int]:
+    """The lines of the torch.save calls atomic-save would change, safe ones only."""
+    fixed = fix_source(source, path=path, select=["atomic-save"])
+    return sorted(f.line for f in fixed.findings if f.applies)
+
+
+def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
+    source = (
+        "import torch\n\n\n"
+        "def dump_checkpoint(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 5: the name says checkpoint
+        "def save_model(model, path, debug):\n"
+        "    if not debug:\n"
+        "        torch.save(model.state_dict(), path)\n"  # 10: not under `if debug:`
+        "    if debug:\n"
+        "        print('saving')\n"
+        "    else:\n"
+        "        torch.save(model.state_dict(), path)\n"  # 14: the other branch
+        "    torch.save(model.state_dict(), path + '.last')\n"  # 15: after the `if`
+    )
+    assert _rewritten_lines(source) == [5, 10, 14, 15]
+
+
+def test_example_code_is_judged_below_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = "import torch\n\n\ndef save(model, path):\n    torch.save(model, path)\n"
+    project = tmp_path / "examples" / "project"  # checked out under a folder `examples`
+    project.mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert _rewritten_lines(source, str(project / "trainlib" / "train.py")) == [5]
+    assert _rewritten_lines(source, str(project / "examples" / "train.py")) == []
+    assert _rewritten_lines(source, str(project / "scripts" / "demo_train.py")) == []

@@ -126,6 +126,12 @@ TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
 )
+# Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
+DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
+# Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
+CHECKPOINT_WORDS = frozenset(
+    {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
+)
 # Clocks: a save between two reads of one is being measured.
 TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
@@ -493,6 +499,8 @@ class _Facts:
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
+        if self._is_debug_artifact(destination, call):
+            return None
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
@@ -552,6 +560,30 @@ class _Facts:
             if _path_guard(statement) == name.id:  # the first such guard
                 return (statement.end_lineno or 0) < call.lineno
         return False
+
+    def _is_debug_artifact(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes a debugging or logging artifact, not a checkpoint:
+        under `if debug:` (any condition naming debug), to a destination naming debug or
+        dump (`debug_dir / "x.pt"`, `dump_path`), or in a function such as
+        `dump_activations`, `debug_save` or `log_video`, or a method of a `...Logger`,
+        unless the function's name says checkpoint (`dump_checkpoint`)."""
+        child: ast.AST = call
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, ast.If) and any(child is node for node in ancestor.body) \
+                    and not any(isinstance(node, ast.Not) for node in ast.walk(ancestor.test)) \
+                    and _names_words(ancestor.test, DEBUG_WORDS - {"dump"}):
+                return True
+            child = ancestor
+        if _names_words(destination, DEBUG_WORDS):
+            return True
+        names = self.model.function_path(call)
+        words = [identifier_words(name) for name in names]
+        if any(set(w) & CHECKPOINT_WORDS for w in words):
+            return False
+        return any(
+            set(w) & DEBUG_WORDS or (w and w[0] == "log") or (w and w[-1] == "logger")
+            for w in words
+        )
 
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""
@@ -916,6 +948,18 @@ def _identifier(node: ast.AST) -> str | None:
     if isinstance(node, ast.keyword):
         return node.arg
     return None
+
+
+def _names_words(node: ast.AST, words: frozenset[str]) -> bool:
+    """Whether an identifier or a string in the expression has one of these words."""
+    for child in ast.walk(node):
+        identifier = _identifier(child)
+        if identifier is None and isinstance(child, ast.Constant) and \
+                isinstance(child.value, str):
+            identifier = child.value.replace("/", "_").replace(".", "_").replace("-", "_")
+        if identifier is not None and set(identifier_words(identifier)) & words:
+            return True
+    return False
 
 
 def _string_prefixes(node: ast.AST) -> Iterator[str]:
