@@ -396,3 +396,19 @@ def test_example_code_is_judged_below_the_working_folder(
     assert _rewritten_lines(source, str(project / "trainlib" / "train.py")) == [5]
     assert _rewritten_lines(source, str(project / "examples" / "train.py")) == []
     assert _rewritten_lines(source, str(project / "scripts" / "demo_train.py")) == []
+
+
+def test_a_destination_some_caller_gives_a_real_path_is_rewritten() -> None:
+    source = (
+        "import tempfile\n\nimport torch\n\n\n"
+        "def write(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 7: public, two callers, one not temporary
+        "def _write(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 11: private, a caller gives a real path
+        "def run(state, out):\n"
+        "    write(state, tempfile.mktemp())\n"
+        "    write(state, out)\n"
+        "    _write(state, tempfile.mktemp())\n"
+        "    _write(state, out)\n"
+    )
+    assert _rewritten_lines(source) == [7, 11]

@@ -494,7 +494,7 @@ class _Facts:
                                                      "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
-                or _is_url(destination)):
+                or _is_url(destination) or self._temporary_from_callers(destination, call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -521,6 +521,44 @@ class _Facts:
         if isinstance(node, ast.Attribute):
             return bool(set(identifier_words(node.attr)) & HANDLE_WORDS)
         return False
+
+    def _temporary_from_callers(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the destination is a parameter that every caller in this file fills
+        with a temporary path (`_write(state, tmp_path)`, then a rename or an upload),
+        for a function nothing else calls: private (`_write`) or nested, or public with
+        a single caller here. The caller's temp-file dance is atomic already."""
+        if not isinstance(destination, ast.Name):
+            return False
+        function = self.model.enclosing_function(call)
+        binding = self.model.binding(destination)
+        if function is None or binding is None or binding.kind is not BindingKind.PARAMETER \
+                or self.model.scope_created_by(function) is not binding.scope:
+            return False
+        params = function.args
+        positional = [a.arg for a in (*params.posonlyargs, *params.args)]
+        if destination.id not in positional and \
+                destination.id not in (a.arg for a in params.kwonlyargs):
+            return False
+        calls = [c for c in nodes_of(self.tree, ast.Call)
+                 if _identifier(c.func) == function.name and c is not call]
+        local = function.name.startswith("_") or \
+            self.model.enclosing_function(function) is not None
+        if not calls or not (local or len(calls) == 1):
+            return False
+        for caller in calls:
+            # `self._write(a, b)` fills the parameters after `self`
+            skip = 1 if isinstance(caller.func, ast.Attribute) and positional and \
+                positional[0] in ("self", "cls") else 0
+            argument = next((k.value for k in caller.keywords if k.arg == destination.id),
+                            None)
+            if argument is None and destination.id in positional:
+                index = positional.index(destination.id) - skip
+                if any(isinstance(a, ast.Starred) for a in caller.args[:index + 1]):
+                    return False
+                argument = caller.args[index] if 0 <= index < len(caller.args) else None
+            if argument is None or not self._is_temporary(argument):
+                return False
+        return True
 
     def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
         """The `with` around the call that holds `destination` open for writing:
