@@ -29,15 +29,25 @@ HELPER_MODULE = "_torchfix_atomic_save"  # the package's helper module ("module"
 MODULE_HELPER = "atomic_save"  # the helper's name in that module
 # The helper's docstring says this; it is how a later run knows the helper is its own.
 HELPER_MARKER = "Inserted by torchfix (atomic-save)"
-HELPER_IMPORTS = ("os", "shutil", "tempfile")
+HELPER_IMPORTS = ("os", "shutil", "tempfile", "typing")
+# What every helper torchfix ever inserted needs; older ones (no annotations) do without
+# `typing`, and are reused as they are (found by name and HELPER_MARKER, not by text).
+OLD_HELPER_IMPORTS = ("os", "shutil", "tempfile")
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
 HELPER_MODES = ("inline", "module")
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
-# `th.save`, `save`, ...). Lines stay under 80 columns: the helper lands in projects with
-# any line-length rule. Indented with 4 spaces; the editor uses the module's indentation.
+# `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
+# ruff format leave it alone at any line length from 79 up), no expression spans lines,
+# and the signature is split by a magic trailing comma, which formatters keep. Indented
+# with 4 spaces; the editor uses the module's indentation.
 HELPER_TEMPLATE = '''\
-def {name}(obj, f, *args, **kwargs):
+def {name}(
+    obj: object,
+    f: typing.Any,
+    *args: typing.Any,
+    **kwargs: typing.Any,
+) -> None:
     """torch.save that never leaves a truncated file at a path destination.
 
     Inserted by torchfix (atomic-save). torch.save writes a path in place,
@@ -53,24 +63,26 @@ def {name}(obj, f, *args, **kwargs):
     torch.save in place, exactly as before.
     """
     if not isinstance(f, (str, os.PathLike)):
-        return {save}(obj, f, *args, **kwargs)
+        {save}(obj, f, *args, **kwargs)
+        return
     path = os.path.realpath(f)  # through symlinks, like torch.save
     folder = os.path.dirname(path)
-    name = os.path.basename(os.fspath(f))  # torch.save names the archive after it
+    name = os.path.basename(os.fspath(f))  # the archive is named after it
     old = os.stat(path) if os.path.exists(path) else None
-    same_file_after_rename = old is None or (
-        os.path.isfile(path)
-        and old.st_nlink == 1
-        and os.access(path, os.W_OK)
-        and (
-            os.name != "posix"
-            or old.st_uid == os.geteuid()
-            and old.st_gid in (os.getegid(), *os.getgroups())
-        )
-    )
-    if not (same_file_after_rename and os.access(folder, os.W_OK | os.X_OK)):
-        return {save}(obj, f, *args, **kwargs)
-    tmp_folder = tempfile.mkdtemp(prefix=f".{{name}}.", suffix=".tmp", dir=folder)
+    in_place = not os.access(folder, os.W_OK | os.X_OK)
+    if old is not None:  # a rename must give the same file: else, in place
+        in_place = in_place or not os.path.isfile(path)
+        in_place = in_place or old.st_nlink != 1
+        in_place = in_place or not os.access(path, os.W_OK)
+        if os.name == "posix":
+            groups = (os.getegid(), *os.getgroups())
+            in_place = in_place or old.st_uid != os.geteuid()
+            in_place = in_place or old.st_gid not in groups
+    if in_place:
+        {save}(obj, f, *args, **kwargs)
+        return
+    prefix = f".{{name}}."
+    tmp_folder = tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         tmp_path = os.path.join(tmp_folder, name)
         {save}(obj, tmp_path, *args, **kwargs)
@@ -96,6 +108,7 @@ checkpoints import atomic_save from here instead of each defining its own.
 import os
 import shutil
 import tempfile
+import typing
 
 import torch
 
@@ -233,20 +246,29 @@ class AtomicSave(Codemod):
     import os
     import shutil
     import tempfile
+    import typing
 
     import torch
 
 
-    def _torchfix_atomic_save(obj, f, *args, **kwargs):
-        ...  # 45 lines, with a docstring saying torchfix inserted it and why
+    def _torchfix_atomic_save(
+        obj: object,
+        f: typing.Any,
+        *args: typing.Any,
+        **kwargs: typing.Any,
+    ) -> None:
+        ...  # 53 lines, with a docstring saying torchfix inserted it and why
 
 
     def save_checkpoint(model, path):
         _torchfix_atomic_save({"model": model.state_dict()}, path)
     ```
-    `os`, `shutil` and `tempfile` are imported only where missing, in the standard
-    library group of the imports, in sorted order (a new group before the others if the
-    file has none), so isort and ruff's `I001` stay happy.
+    `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
+    standard library group of the imports, in sorted order (a new group before the others
+    if the file has none), so isort and ruff's `I001` stay happy. The helper is
+    annotated, RUF021-clean and formatter-stable: black and ruff format leave it as it is
+    at any line length from 79 up. A helper an earlier torchfix inserted (unannotated) is
+    recognised by its name and docstring marker and reused, never doubled.
 
     ## Where the helper lives: `helper = "inline"` or `"module"`
     The rewritten code must not depend on torchfix, and the temp-file, fsync, permission
@@ -255,7 +277,7 @@ class AtomicSave(Codemod):
     - `"inline"` (the default): one private function per module that saves. Each file
       stays self-contained (no new import, no package layout to rely on), the change is
       reviewed file by file, and a file copied elsewhere keeps working. The cost: a
-      package with N such modules gets N copies of the same 45 lines.
+      package with N such modules gets N copies of the same 53 lines.
     - `"module"`: the helper is written once per top-level package, into
       `<package>/_torchfix_atomic_save.py` (a new file, created by the run, shown by
       `diff` and removed by `undo`), and each rewritten module imports it:
@@ -303,15 +325,23 @@ class AtomicSave(Codemod):
     something else is not torch.save.
     Left alone, because rewriting them would only add noise:
     - destinations that are file objects in this file: `io.BytesIO()`, `open(...)`,
-      `zf.open(...)`, `factory.create_writer(...)`, names bound to those or by
-      `with ... as f`, parameters annotated `BinaryIO`/`IO[bytes]`, names such as
-      `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
+      `zf.open(...)`, `factory.create_writer(...)`, names bound to those, every
+      `with X(...) as f` target (a context manager hands out an open file, not a path;
+      temporary folders aside), parameters annotated `BinaryIO`/`IO[bytes]`, names such
+      as `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
       `if isinstance(f, str): ...; return` in the function leaves as a file object;
     - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`, paths
-      built from those, names bound to those) and saves that are already renamed into
-      place (`os.replace`, `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the
-      same function, in a function it calls, or in a function of this module that calls
-      it by name (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
+      built from those, names bound to those), a parameter that every caller in this
+      file fills with a temporary path (for a private or nested function, or one with a
+      single caller here), and saves that are already renamed into place (`os.replace`,
+      `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
+      function it calls, or in a function of this module that calls it by name
+      (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
+    - debugging and logging artifacts: a save under `if debug:` (any condition naming
+      debug, not negated), to a destination naming debug or dump (`debug_dir / "x.pt"`),
+      or in a function named like `dump_activations`, `debug_save` or `log_video`, or a
+      method of a `...Logger` class, unless a function's name says checkpoint, state,
+      model or weights (`dump_checkpoint` is rewritten);
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -324,7 +354,14 @@ class AtomicSave(Codemod):
     whose destination is hidden in `*args`/`**kwargs`; the code that receives or forwards
     them may rely on the old function itself. So is a save between two clock reads
     (`t0 = time.perf_counter()` before, `time.perf_counter() - t0` after): it is being
-    measured, and the fsync and rename change what is measured. With the inline helper,
+    measured, and the fsync and rename change what is measured. So is every save in
+    example code: files below `examples/`, `demos/`, `tutorials/`, `notebooks/` or
+    `docs/` (below the folder torchfix runs in), named `demo_*.py`, `example_*.py` or
+    `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts (`# %%`, `# In[1]:`
+    cells): nobody resumes from their checkpoints. **Reported**, not rewritten: a save to
+    a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
+    torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
+    closing that file can truncate or overwrite what torch.save wrote. With the inline helper,
     a module that reaches torch only through imports inside functions, or binds `os`,
     `shutil` or `tempfile` to something else, is reported, not rewritten.
     """
@@ -748,7 +785,7 @@ class _Helper:
     def decide(self) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
         """(the plan, None, files to create), or (None, why not, ())."""
         if self.facts.helper_def is not None:  # inserted by an earlier run: reuse it
-            clash = self._clashes()
+            clash = self._clashes(OLD_HELPER_IMPORTS)
             return (None, clash, ()) if clash else (HelperPlan(HELPER), None, ())
         imported = self._imported_helper()
         if imported is not None:
@@ -766,7 +803,7 @@ class _Helper:
         if blocker is None and save is None:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
-        blocker = blocker or self._clashes()
+        blocker = blocker or self._clashes(HELPER_IMPORTS)
         if blocker is not None:
             return None, blocker, ()
         assert save is not None
@@ -789,10 +826,10 @@ class _Helper:
                                      for b in bindings)]
         return _first(scope, saves) if saves else None
 
-    def _clashes(self) -> str | None:
+    def _clashes(self, modules: Sequence[str]) -> str | None:
         """Why the helper's imports cannot be used here, if they cannot."""
         clashes = sorted(
-            module for module in HELPER_IMPORTS
+            module for module in modules
             if any(not (b.is_import and b.qualified_name == module)
                    for b in self.model.module_scope.local(module))
         )
