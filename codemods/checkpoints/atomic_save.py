@@ -141,6 +141,11 @@ TEMP_FACTORIES = frozenset(
 )
 # Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
 DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
+# What a TensorBoard-style logger's `add_<media>` methods log (`add_video`, `add_image`).
+LOGGED_MEDIA = frozenset(
+    {"audio", "embedding", "figure", "histogram", "image", "images", "mesh", "scalar",
+     "scalars", "text", "video"}
+)
 # Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
@@ -331,17 +336,19 @@ class AtomicSave(Codemod):
       as `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
       `if isinstance(f, str): ...; return` in the function leaves as a file object;
     - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`, paths
-      built from those, names bound to those), a parameter that every caller in this
-      file fills with a temporary path (for a private or nested function, or one with a
-      single caller here), and saves that are already renamed into place (`os.replace`,
+      built from those, names bound to those), a destination built from a parameter
+      that every caller in this file fills with a temporary path (for a private or
+      nested function, or one with a single caller here: `save_for_hf(model, tmpdir)`
+      before an upload), and saves that are already renamed into place (`os.replace`,
       `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
       function it calls, or in a function of this module that calls it by name
       (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
     - debugging and logging artifacts: a save under `if debug:` (any condition naming
       debug, not negated), to a destination naming debug or dump (`debug_dir / "x.pt"`),
-      or in a function named like `dump_activations`, `debug_save` or `log_video`, or a
-      method of a `...Logger` class, unless a function's name says checkpoint, state,
-      model or weights (`dump_checkpoint` is rewritten);
+      or in a function named like `dump_activations`, `debug_save`, `log_video` or a
+      TensorBoard-style `add_video`/`add_image`, or a method of a `...Logger` class,
+      unless a function's name says checkpoint, state, model or weights
+      (`dump_checkpoint` is rewritten);
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -560,21 +567,17 @@ class _Facts:
         return False
 
     def _temporary_from_callers(self, destination: ast.expr, call: ast.Call) -> bool:
-        """Whether the destination is a parameter that every caller in this file fills
-        with a temporary path (`_write(state, tmp_path)`, then a rename or an upload),
-        for a function nothing else calls: private (`_write`) or nested, or public with
-        a single caller here. The caller's temp-file dance is atomic already."""
-        if not isinstance(destination, ast.Name):
-            return False
+        """Whether the destination is built from a parameter that every caller in this
+        file fills with a temporary path (`_write(state, tmp_path)`, then a rename or an
+        upload; `save_for_hf(model, save_directory=tmpdir)`), for a function nothing
+        else calls: private (`_write`) or nested, or public with a single caller here.
+        The caller's temp-file dance is atomic already, or the file is thrown away."""
         function = self.model.enclosing_function(call)
-        binding = self.model.binding(destination)
-        if function is None or binding is None or binding.kind is not BindingKind.PARAMETER \
-                or self.model.scope_created_by(function) is not binding.scope:
+        if function is None:
             return False
-        params = function.args
-        positional = [a.arg for a in (*params.posonlyargs, *params.args)]
-        if destination.id not in positional and \
-                destination.id not in (a.arg for a in params.kwonlyargs):
+        scope = self.model.scope_created_by(function)
+        parameters = self._parameters_behind(destination, scope, frozenset())
+        if not parameters:
             return False
         calls = [c for c in nodes_of(self.tree, ast.Call)
                  if _identifier(c.func) == function.name and c is not call]
@@ -582,20 +585,42 @@ class _Facts:
             self.model.enclosing_function(function) is not None
         if not calls or not (local or len(calls) == 1):
             return False
-        for caller in calls:
+        arguments = function.args
+        positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+        return any(
+            all(self._temporary_argument(caller, parameter, positional) for caller in calls)
+            for parameter in parameters
+        )
+
+    def _parameters_behind(self, node: ast.expr, scope: object, seen: frozenset[int]
+                           ) -> set[str]:
+        """The function's parameters the expression is built from, through assignments
+        in the function (`save_directory = Path(save_directory)`)."""
+        found: set[str] = set()
+        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name)):
+            for binding in self.model.bindings(name):
+                if binding.scope is not scope or id(binding) in seen:
+                    continue
+                if binding.kind is BindingKind.PARAMETER:
+                    found.add(binding.name)
+                elif binding.kind is BindingKind.ASSIGNMENT and binding.value is not None:
+                    found |= self._parameters_behind(binding.value, scope,
+                                                     seen | {id(binding)})
+        return found
+
+    def _temporary_argument(self, caller: ast.Call, parameter: str,
+                            positional: list[str]) -> bool:
+        """Whether the caller passes a temporary path for the parameter."""
+        argument = next((k.value for k in caller.keywords if k.arg == parameter), None)
+        if argument is None and parameter in positional:
             # `self._write(a, b)` fills the parameters after `self`
-            skip = 1 if isinstance(caller.func, ast.Attribute) and positional and \
+            skip = 1 if isinstance(caller.func, ast.Attribute) and \
                 positional[0] in ("self", "cls") else 0
-            argument = next((k.value for k in caller.keywords if k.arg == destination.id),
-                            None)
-            if argument is None and destination.id in positional:
-                index = positional.index(destination.id) - skip
-                if any(isinstance(a, ast.Starred) for a in caller.args[:index + 1]):
-                    return False
-                argument = caller.args[index] if 0 <= index < len(caller.args) else None
-            if argument is None or not self._is_temporary(argument):
+            index = positional.index(parameter) - skip
+            if any(isinstance(a, ast.Starred) for a in caller.args[:index + 1]):
                 return False
-        return True
+            argument = caller.args[index] if 0 <= index < len(caller.args) else None
+        return argument is not None and self._is_temporary(argument)
 
     def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
         """The `with` around the call that holds `destination` open for writing:
@@ -640,8 +665,9 @@ class _Facts:
         """Whether the save writes a debugging or logging artifact, not a checkpoint:
         under `if debug:` (any condition naming debug), to a destination naming debug or
         dump (`debug_dir / "x.pt"`, `dump_path`), or in a function such as
-        `dump_activations`, `debug_save` or `log_video`, or a method of a `...Logger`,
-        unless the function's name says checkpoint (`dump_checkpoint`)."""
+        `dump_activations`, `debug_save`, `log_video` or a logger's `add_video`, or a
+        method of a `...Logger`, unless the function's name says checkpoint
+        (`dump_checkpoint`)."""
         child: ast.AST = call
         for ancestor in self.model.ancestors(call):
             if isinstance(ancestor, ast.If) and any(child is node for node in ancestor.body) \
@@ -657,6 +683,7 @@ class _Facts:
             return False
         return any(
             set(w) & DEBUG_WORDS or (w and w[0] == "log") or (w and w[-1] == "logger")
+            or (len(w) == 2 and w[0] == "add" and w[1] in LOGGED_MEDIA)  # add_video
             for w in words
         )
 

@@ -29,3 +29,8 @@ class CSVLogger:
 class Recorder:
     def dump(self, suffix):
         torch.save(self.frames, f"{self.tag}_{suffix}.pt")
+
+
+class Experiment:
+    def add_video(self, tag, video, step):
+        torch.save(video, f"{self.log_dir}/videos/{tag}_{step}.pt")

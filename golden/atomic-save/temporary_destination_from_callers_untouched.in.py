@@ -1,5 +1,6 @@
 import os
 import tempfile
+from pathlib import Path
 
 import torch
 
@@ -33,3 +34,16 @@ def save_checkpoint(obj, path):
     tmp_path = path + ".tmp"
     save(obj, tmp_path)
     os.replace(tmp_path, path)
+
+
+def save_for_hub(model, save_directory, skip_weights=False):
+    save_directory = Path(save_directory)
+    save_directory.mkdir(exist_ok=True, parents=True)
+    if not skip_weights:
+        torch.save(model.state_dict(), save_directory / "pytorch_model.bin")
+
+
+def push_to_hub(model, repo_id, api):
+    with tempfile.TemporaryDirectory() as tmpdir:
+        save_for_hub(model, save_directory=tmpdir)
+        api.upload_folder(repo_id=repo_id, folder_path=tmpdir)
