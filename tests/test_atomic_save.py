@@ -144,7 +144,7 @@ def test_added_imports_keep_isort_order(layout: str, tmp_path: Path) -> None:
     assert isort_problems(tmp_path / "before") == ""
     fixed = fix_source(source, path=str(tmp_path / "before" / module), select=["atomic-save"])
     assert "_torchfix_atomic_save(model.state_dict(), path)" in fixed.output
-    for name in ("os", "shutil", "tempfile"):
+    for name in ("os", "shutil", "tempfile", "typing"):
         assert f"import {name}{newline}" in fixed.output
     write_files(tmp_path / "after", {"trainlib/__init__.py": "",
                                      str(module): fixed.output.encode()})
@@ -152,10 +152,10 @@ def test_added_imports_keep_isort_order(layout: str, tmp_path: Path) -> None:
 
 
 def test_imports_already_there_are_not_added_again() -> None:
-    source = "import os\nimport shutil\nimport tempfile\n\nimport torch\n" + SAVE
-    output = fix_source(source, select=["atomic-save"]).output
+    imports = "import os\nimport shutil\nimport tempfile\nimport typing\n\nimport torch\n"
+    output = fix_source(imports + SAVE, select=["atomic-save"]).output
     assert output.count("import os\n") == 1
-    assert output.startswith("import os\nimport shutil\nimport tempfile\n\nimport torch\n")
+    assert output.startswith(imports)
 
 
 # -- one helper module per package -----------------------------------------------------------
@@ -359,3 +359,97 @@ def test_a_new_file_must_be_valid_python(tmp_path: Path) -> None:
                       edits=(CreateFile(tmp_path / "_helper.py", "def broken(:\n"),))
     with pytest.raises(FileFailure, match="with invalid Python"):
         _new_files("atomic-save", [finding], tmp_path / "train.py")
+
+
+# -- what is not a checkpoint, and what still is ---------------------------------------------
+
+
+def _rewritten_lines(source: str, path: str = "trainlib/train.py") -> list[int]:
+    """The lines of the torch.save calls atomic-save would change, safe ones only."""
+    fixed = fix_source(source, path=path, select=["atomic-save"])
+    return sorted(f.line for f in fixed.findings if f.applies)
+
+
+def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
+    source = (
+        "import torch\n\n\n"
+        "def dump_checkpoint(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 5: the name says checkpoint
+        "def save_model(model, path, debug):\n"
+        "    if not debug:\n"
+        "        torch.save(model.state_dict(), path)\n"  # 10: not under `if debug:`
+        "    if debug:\n"
+        "        print('saving')\n"
+        "    else:\n"
+        "        torch.save(model.state_dict(), path)\n"  # 14: the other branch
+        "    torch.save(model.state_dict(), path + '.last')\n"  # 15: after the `if`
+    )
+    assert _rewritten_lines(source) == [5, 10, 14, 15]
+
+
+def test_example_code_is_judged_below_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = "import torch\n\n\ndef save(model, path):\n    torch.save(model, path)\n"
+    project = tmp_path / "examples" / "project"  # checked out under a folder `examples`
+    project.mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert _rewritten_lines(source, str(project / "trainlib" / "train.py")) == [5]
+    assert _rewritten_lines(source, str(project / "examples" / "train.py")) == []
+    assert _rewritten_lines(source, str(project / "scripts" / "demo_train.py")) == []
+
+
+def test_a_destination_some_caller_gives_a_real_path_is_rewritten() -> None:
+    source = (
+        "import tempfile\n\nimport torch\n\n\n"
+        "def write(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 7: public, two callers, one not temporary
+        "def _write(state, path):\n"
+        "    torch.save(state, path)\n\n\n"  # 11: private, a caller gives a real path
+        "def run(state, out):\n"
+        "    write(state, tempfile.mktemp())\n"
+        "    write(state, out)\n"
+        "    _write(state, tempfile.mktemp())\n"
+        "    _write(state, out)\n"
+    )
+    assert _rewritten_lines(source) == [7, 11]
+
+
+# -- the helper's code -------------------------------------------------------------------------
+
+
+def _helper_sources() -> dict[str, str]:
+    from codemods.checkpoints.atomic_save import HELPER_TEMPLATE, helper_module_source
+
+    inline = HELPER_TEMPLATE.format(name="_torchfix_atomic_save", save="torch.save")
+    header = "import os\nimport shutil\nimport tempfile\nimport typing\n\nimport torch\n\n\n"
+    return {"inline.py": header + inline, "module.py": helper_module_source()}
+
+
+@pytest.mark.parametrize("line_length", [79, 88, 100, 120])
+def test_the_helper_is_left_alone_by_the_formatter(line_length: int, tmp_path: Path) -> None:
+    # Projects format at any line length: the helper must not be a diff for any of them.
+    write_files(tmp_path, {name: text.encode() for name, text in _helper_sources().items()})
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--no-cache", "--check",
+         "--diff", "--line-length", str(line_length), "."],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_helper_is_annotated_and_lint_clean(tmp_path: Path) -> None:
+    sources = _helper_sources()
+    write_files(tmp_path, {name: text.encode() for name, text in sources.items()})
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--line-length",
+         "79", "--select", "E,W,F,I,B,UP,SIM,RUF,ANN001,ANN002,ANN003,ANN201,ANN202",
+         "--target-version", "py38", "--output-format", "concise", "."],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    helper = next(node for node in ast.parse(sources["inline.py"]).body
+                  if isinstance(node, ast.FunctionDef))
+    arguments = helper.args
+    assert helper.returns is not None
+    assert all(a.annotation is not None for a in (*arguments.args, arguments.vararg,
+                                                  arguments.kwarg) if a is not None)

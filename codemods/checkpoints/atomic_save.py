@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,15 +29,25 @@ HELPER_MODULE = "_torchfix_atomic_save"  # the package's helper module ("module"
 MODULE_HELPER = "atomic_save"  # the helper's name in that module
 # The helper's docstring says this; it is how a later run knows the helper is its own.
 HELPER_MARKER = "Inserted by torchfix (atomic-save)"
-HELPER_IMPORTS = ("os", "shutil", "tempfile")
+HELPER_IMPORTS = ("os", "shutil", "tempfile", "typing")
+# What every helper torchfix ever inserted needs; older ones (no annotations) do without
+# `typing`, and are reused as they are (found by name and HELPER_MARKER, not by text).
+OLD_HELPER_IMPORTS = ("os", "shutil", "tempfile")
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
 HELPER_MODES = ("inline", "module")
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
-# `th.save`, `save`, ...). Lines stay under 80 columns: the helper lands in projects with
-# any line-length rule. Indented with 4 spaces; the editor uses the module's indentation.
+# `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
+# ruff format leave it alone at any line length from 79 up), no expression spans lines,
+# and the signature is split by a magic trailing comma, which formatters keep. Indented
+# with 4 spaces; the editor uses the module's indentation.
 HELPER_TEMPLATE = '''\
-def {name}(obj, f, *args, **kwargs):
+def {name}(
+    obj: object,
+    f: typing.Any,
+    *args: typing.Any,
+    **kwargs: typing.Any,
+) -> None:
     """torch.save that never leaves a truncated file at a path destination.
 
     Inserted by torchfix (atomic-save). torch.save writes a path in place,
@@ -51,24 +63,26 @@ def {name}(obj, f, *args, **kwargs):
     torch.save in place, exactly as before.
     """
     if not isinstance(f, (str, os.PathLike)):
-        return {save}(obj, f, *args, **kwargs)
+        {save}(obj, f, *args, **kwargs)
+        return
     path = os.path.realpath(f)  # through symlinks, like torch.save
     folder = os.path.dirname(path)
-    name = os.path.basename(os.fspath(f))  # torch.save names the archive after it
+    name = os.path.basename(os.fspath(f))  # the archive is named after it
     old = os.stat(path) if os.path.exists(path) else None
-    same_file_after_rename = old is None or (
-        os.path.isfile(path)
-        and old.st_nlink == 1
-        and os.access(path, os.W_OK)
-        and (
-            os.name != "posix"
-            or old.st_uid == os.geteuid()
-            and old.st_gid in (os.getegid(), *os.getgroups())
-        )
-    )
-    if not (same_file_after_rename and os.access(folder, os.W_OK | os.X_OK)):
-        return {save}(obj, f, *args, **kwargs)
-    tmp_folder = tempfile.mkdtemp(prefix=f".{{name}}.", suffix=".tmp", dir=folder)
+    in_place = not os.access(folder, os.W_OK | os.X_OK)
+    if old is not None:  # a rename must give the same file: else, in place
+        in_place = in_place or not os.path.isfile(path)
+        in_place = in_place or old.st_nlink != 1
+        in_place = in_place or not os.access(path, os.W_OK)
+        if os.name == "posix":
+            groups = (os.getegid(), *os.getgroups())
+            in_place = in_place or old.st_uid != os.geteuid()
+            in_place = in_place or old.st_gid not in groups
+    if in_place:
+        {save}(obj, f, *args, **kwargs)
+        return
+    prefix = f".{{name}}."
+    tmp_folder = tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         tmp_path = os.path.join(tmp_folder, name)
         {save}(obj, tmp_path, *args, **kwargs)
@@ -94,6 +108,7 @@ checkpoints import atomic_save from here instead of each defining its own.
 import os
 import shutil
 import tempfile
+import typing
 
 import torch
 
@@ -124,11 +139,31 @@ TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
 )
+# Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
+DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
+# What a TensorBoard-style logger's `add_<media>` methods log (`add_video`, `add_image`).
+LOGGED_MEDIA = frozenset(
+    {"audio", "embedding", "figure", "histogram", "image", "images", "mesh", "scalar",
+     "scalars", "text", "video"}
+)
+# Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
+CHECKPOINT_WORDS = frozenset(
+    {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
+)
 # Clocks: a save between two reads of one is being measured.
 TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
      "process_time", "process_time_ns", "time", "time_ns"}
 )
+# Folders and file names of example code: demos, tutorials, notebooks exported as scripts.
+EXAMPLE_FOLDERS = frozenset(
+    {"demo", "demos", "doc", "docs", "example", "examples", "notebook", "notebooks",
+     "tutorial", "tutorials"}
+)
+# Words that start (or, but for "example", end) the name of an example script.
+EXAMPLE_WORDS = frozenset({"demo", "example", "tutorial"})
+# Cell markers of notebooks kept as scripts (jupytext's percent format, nbconvert, Databricks).
+_NOTEBOOK_CELL = re.compile(r"^# (?:%%|In\[[ \d]*\]:|COMMAND -{5,})", re.MULTILINE)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
@@ -140,6 +175,14 @@ VALUE_MESSAGE = (
     "torch.save passed on as a value writes in place wherever it is called; pass the "
     "atomic helper instead"
 )
+
+OPEN_MESSAGE = (
+    "torch.save writes this path while the `with` on line {line} holds it open for "
+    "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
+    "the open file instead, or drop the open"
+)
+
+EXAMPLE_REASON = " (example code: its checkpoints are not resumed from)"
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
@@ -208,20 +251,29 @@ class AtomicSave(Codemod):
     import os
     import shutil
     import tempfile
+    import typing
 
     import torch
 
 
-    def _torchfix_atomic_save(obj, f, *args, **kwargs):
-        ...  # 45 lines, with a docstring saying torchfix inserted it and why
+    def _torchfix_atomic_save(
+        obj: object,
+        f: typing.Any,
+        *args: typing.Any,
+        **kwargs: typing.Any,
+    ) -> None:
+        ...  # 53 lines, with a docstring saying torchfix inserted it and why
 
 
     def save_checkpoint(model, path):
         _torchfix_atomic_save({"model": model.state_dict()}, path)
     ```
-    `os`, `shutil` and `tempfile` are imported only where missing, in the standard
-    library group of the imports, in sorted order (a new group before the others if the
-    file has none), so isort and ruff's `I001` stay happy.
+    `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
+    standard library group of the imports, in sorted order (a new group before the others
+    if the file has none), so isort and ruff's `I001` stay happy. The helper is
+    annotated, RUF021-clean and formatter-stable: black and ruff format leave it as it is
+    at any line length from 79 up. A helper an earlier torchfix inserted (unannotated) is
+    recognised by its name and docstring marker and reused, never doubled.
 
     ## Where the helper lives: `helper = "inline"` or `"module"`
     The rewritten code must not depend on torchfix, and the temp-file, fsync, permission
@@ -230,7 +282,7 @@ class AtomicSave(Codemod):
     - `"inline"` (the default): one private function per module that saves. Each file
       stays self-contained (no new import, no package layout to rely on), the change is
       reviewed file by file, and a file copied elsewhere keeps working. The cost: a
-      package with N such modules gets N copies of the same 45 lines.
+      package with N such modules gets N copies of the same 53 lines.
     - `"module"`: the helper is written once per top-level package, into
       `<package>/_torchfix_atomic_save.py` (a new file, created by the run, shown by
       `diff` and removed by `undo`), and each rewritten module imports it:
@@ -278,15 +330,25 @@ class AtomicSave(Codemod):
     something else is not torch.save.
     Left alone, because rewriting them would only add noise:
     - destinations that are file objects in this file: `io.BytesIO()`, `open(...)`,
-      `zf.open(...)`, `factory.create_writer(...)`, names bound to those or by
-      `with ... as f`, parameters annotated `BinaryIO`/`IO[bytes]`, names such as
-      `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
+      `zf.open(...)`, `factory.create_writer(...)`, names bound to those, every
+      `with X(...) as f` target (a context manager hands out an open file, not a path;
+      temporary folders aside), parameters annotated `BinaryIO`/`IO[bytes]`, names such
+      as `buffer`, `stream`, `fh`, `writer`, and a name that an earlier
       `if isinstance(f, str): ...; return` in the function leaves as a file object;
     - temporary destinations (`tmp_path`, `tempfile.mkdtemp()`, `"/tmp/..."`, paths
-      built from those, names bound to those) and saves that are already renamed into
-      place (`os.replace`, `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the
-      same function, in a function it calls, or in a function of this module that calls
-      it by name (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
+      built from those, names bound to those), a destination built from a parameter
+      that every caller in this file fills with a temporary path (for a private or
+      nested function, or one with a single caller here: `save_for_hf(model, tmpdir)`
+      before an upload), and saves that are already renamed into place (`os.replace`,
+      `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
+      function it calls, or in a function of this module that calls it by name
+      (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
+    - debugging and logging artifacts: a save under `if debug:` (any condition naming
+      debug, not negated), to a destination naming debug or dump (`debug_dir / "x.pt"`),
+      or in a function named like `dump_activations`, `debug_save`, `log_video` or a
+      TensorBoard-style `add_video`/`add_image`, or a method of a `...Logger` class,
+      unless a function's name says checkpoint, state, model or weights
+      (`dump_checkpoint` is rewritten);
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -299,7 +361,14 @@ class AtomicSave(Codemod):
     whose destination is hidden in `*args`/`**kwargs`; the code that receives or forwards
     them may rely on the old function itself. So is a save between two clock reads
     (`t0 = time.perf_counter()` before, `time.perf_counter() - t0` after): it is being
-    measured, and the fsync and rename change what is measured. With the inline helper,
+    measured, and the fsync and rename change what is measured. So is every save in
+    example code: files below `examples/`, `demos/`, `tutorials/`, `notebooks/` or
+    `docs/` (below the folder torchfix runs in), named `demo_*.py`, `example_*.py` or
+    `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts (`# %%`, `# In[1]:`
+    cells): nobody resumes from their checkpoints. **Reported**, not rewritten: a save to
+    a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
+    torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
+    closing that file can truncate or overwrite what torch.save wrote. With the inline helper,
     a module that reaches torch only through imports inside functions, or binds `os`,
     `shutil` or `tempfile` to something else, is reported, not rewritten.
     """
@@ -337,8 +406,18 @@ class AtomicSave(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         facts = _Facts(file)
         decisions = list(facts.decisions(facts.references()))
+        for node, decision, message in decisions:
+            if decision is Safety.MANUAL:  # nothing to rewrite: a human decides
+                yield Finding(node, message, Safety.MANUAL)
+        decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
+        if is_example(file):  # nobody resumes from an example's checkpoints
+            decisions = [
+                (node, Safety.UNSAFE, message + EXAMPLE_REASON) if decision is Safety.SAFE
+                else (node, decision, message)
+                for node, decision, message in decisions
+            ]
         plan, blocker, creates = _Helper(file, facts, cls).decide()
         for node, decision, message in decisions:
             if blocker is not None:
@@ -419,7 +498,7 @@ class _Facts:
             if isinstance(parent, ast.Call) and parent.func is node:
                 decided = self._call_decision(parent)
                 if decided is not None:
-                    yield parent, decided[0], CALL_MESSAGE + decided[1]
+                    yield parent, decided[0], decided[1]
             elif not self._is_module_alias(node, parent) and \
                     not self.renames_in(model.function_path(node)):
                 yield node, Safety.UNSAFE, VALUE_MESSAGE
@@ -448,21 +527,28 @@ class _Facts:
     # -- calls ---------------------------------------------------------------------------
 
     def _call_decision(self, call: ast.Call) -> tuple[Safety, str] | None:
-        """(safety, why) for a torch.save call to rewrite; None to leave it alone."""
+        """(safety, message) for a torch.save call to rewrite or report; None to leave
+        it alone."""
         if self.renames_in(self.model.function_path(call)):
             return None
         destination, hidden = _destination(call)
         if destination is None:
             if hidden:
-                return Safety.UNSAFE, " (the destination is hidden in *args/**kwargs)"
+                return Safety.UNSAFE, CALL_MESSAGE + " (the destination is hidden in " \
+                                                     "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
-                or _is_url(destination)):
+                or _is_url(destination) or self._temporary_from_callers(destination, call)):
+            return None
+        opened = self._opened_for_writing(destination, call)
+        if opened is not None:
+            return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
+        if self._is_debug_artifact(destination, call):
             return None
         if self._is_timed(call):
-            return Safety.UNSAFE, " (the save is timed: the fsync and rename change what " \
-                                  "is measured)"
-        return Safety.SAFE, ""
+            return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
+                                                 "rename change what is measured)"
+        return Safety.SAFE, CALL_MESSAGE
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
         if isinstance(node, ast.Call):
@@ -479,6 +565,81 @@ class _Facts:
         if isinstance(node, ast.Attribute):
             return bool(set(identifier_words(node.attr)) & HANDLE_WORDS)
         return False
+
+    def _temporary_from_callers(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the destination is built from a parameter that every caller in this
+        file fills with a temporary path (`_write(state, tmp_path)`, then a rename or an
+        upload; `save_for_hf(model, save_directory=tmpdir)`), for a function nothing
+        else calls: private (`_write`) or nested, or public with a single caller here.
+        The caller's temp-file dance is atomic already, or the file is thrown away."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        scope = self.model.scope_created_by(function)
+        parameters = self._parameters_behind(destination, scope, frozenset())
+        if not parameters:
+            return False
+        calls = [c for c in nodes_of(self.tree, ast.Call)
+                 if _identifier(c.func) == function.name and c is not call]
+        local = function.name.startswith("_") or \
+            self.model.enclosing_function(function) is not None
+        if not calls or not (local or len(calls) == 1):
+            return False
+        arguments = function.args
+        positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+        return any(
+            all(self._temporary_argument(caller, parameter, positional) for caller in calls)
+            for parameter in parameters
+        )
+
+    def _parameters_behind(self, node: ast.expr, scope: object, seen: frozenset[int]
+                           ) -> set[str]:
+        """The function's parameters the expression is built from, through assignments
+        in the function (`save_directory = Path(save_directory)`)."""
+        found: set[str] = set()
+        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name)):
+            for binding in self.model.bindings(name):
+                if binding.scope is not scope or id(binding) in seen:
+                    continue
+                if binding.kind is BindingKind.PARAMETER:
+                    found.add(binding.name)
+                elif binding.kind is BindingKind.ASSIGNMENT and binding.value is not None:
+                    found |= self._parameters_behind(binding.value, scope,
+                                                     seen | {id(binding)})
+        return found
+
+    def _temporary_argument(self, caller: ast.Call, parameter: str,
+                            positional: list[str]) -> bool:
+        """Whether the caller passes a temporary path for the parameter."""
+        argument = next((k.value for k in caller.keywords if k.arg == parameter), None)
+        if argument is None and parameter in positional:
+            # `self._write(a, b)` fills the parameters after `self`
+            skip = 1 if isinstance(caller.func, ast.Attribute) and \
+                positional[0] in ("self", "cls") else 0
+            index = positional.index(parameter) - skip
+            if any(isinstance(a, ast.Starred) for a in caller.args[:index + 1]):
+                return False
+            argument = caller.args[index] if 0 <= index < len(caller.args) else None
+        return argument is not None and self._is_temporary(argument)
+
+    def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
+        """The `with` around the call that holds `destination` open for writing:
+        `with open(path, "wb") as f: torch.save(obj, path)`, or `with opened as f` where
+        `opened = fsspec.open(path, "wb")`. None if there is none."""
+        target = ast.dump(destination)
+        for ancestor in self.model.ancestors(call):
+            if not isinstance(ancestor, (ast.With, ast.AsyncWith)):
+                continue
+            for item in ancestor.items:
+                opener = item.context_expr
+                if isinstance(opener, ast.Name):
+                    bindings = self.model.bindings(opener)
+                    value = bindings[0].value if len(bindings) == 1 else None
+                    opener = value if isinstance(value, ast.Call) else opener
+                if isinstance(opener, ast.Call) and _opens_for_writing(opener) and \
+                        ast.dump(opener.args[0]) == target:
+                    return ancestor
+        return None
 
     def _is_temporary(self, node: ast.expr) -> bool:
         for child in ast.walk(node):
@@ -499,6 +660,32 @@ class _Facts:
             if _path_guard(statement) == name.id:  # the first such guard
                 return (statement.end_lineno or 0) < call.lineno
         return False
+
+    def _is_debug_artifact(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes a debugging or logging artifact, not a checkpoint:
+        under `if debug:` (any condition naming debug), to a destination naming debug or
+        dump (`debug_dir / "x.pt"`, `dump_path`), or in a function such as
+        `dump_activations`, `debug_save`, `log_video` or a logger's `add_video`, or a
+        method of a `...Logger`, unless the function's name says checkpoint
+        (`dump_checkpoint`)."""
+        child: ast.AST = call
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, ast.If) and any(child is node for node in ancestor.body) \
+                    and not any(isinstance(node, ast.Not) for node in ast.walk(ancestor.test)) \
+                    and _names_words(ancestor.test, DEBUG_WORDS - {"dump"}):
+                return True
+            child = ancestor
+        if _names_words(destination, DEBUG_WORDS):
+            return True
+        names = self.model.function_path(call)
+        words = [identifier_words(name) for name in names]
+        if any(set(w) & CHECKPOINT_WORDS for w in words):
+            return False
+        return any(
+            set(w) & DEBUG_WORDS or (w and w[0] == "log") or (w and w[-1] == "logger")
+            or (len(w) == 2 and w[0] == "add" and w[1] in LOGGED_MEDIA)  # add_video
+            for w in words
+        )
 
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""
@@ -536,10 +723,13 @@ class _Facts:
         if binding.kind is BindingKind.ANNOTATION or binding.kind is BindingKind.LOOP:
             return NameKind.OTHER
         if binding.kind is BindingKind.WITH:
+            # `with X(...) as f`: a context manager hands out an open file (open_file(...),
+            # fs.open(...), a writer), not a path; temporary folders are the exception.
             item = self.model.parent(binding.node)
-            if isinstance(item, ast.withitem) and item.optional_vars is binding.node:
-                return self._value_kind(item.context_expr, seen)
-            return NameKind.OTHER
+            if isinstance(item, ast.withitem) and item.optional_vars is binding.node and \
+                    self._value_kind(item.context_expr, seen) is NameKind.TEMPORARY:
+                return NameKind.TEMPORARY
+            return NameKind.FILE
         if binding.kind is BindingKind.ASSIGNMENT and not binding.augmented:
             return self._value_kind(binding.value, seen)
         return None
@@ -622,7 +812,7 @@ class _Helper:
     def decide(self) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
         """(the plan, None, files to create), or (None, why not, ())."""
         if self.facts.helper_def is not None:  # inserted by an earlier run: reuse it
-            clash = self._clashes()
+            clash = self._clashes(OLD_HELPER_IMPORTS)
             return (None, clash, ()) if clash else (HelperPlan(HELPER), None, ())
         imported = self._imported_helper()
         if imported is not None:
@@ -640,7 +830,7 @@ class _Helper:
         if blocker is None and save is None:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
-        blocker = blocker or self._clashes()
+        blocker = blocker or self._clashes(HELPER_IMPORTS)
         if blocker is not None:
             return None, blocker, ()
         assert save is not None
@@ -663,10 +853,10 @@ class _Helper:
                                      for b in bindings)]
         return _first(scope, saves) if saves else None
 
-    def _clashes(self) -> str | None:
+    def _clashes(self, modules: Sequence[str]) -> str | None:
         """Why the helper's imports cannot be used here, if they cannot."""
         clashes = sorted(
-            module for module in HELPER_IMPORTS
+            module for module in modules
             if any(not (b.is_import and b.qualified_name == module)
                    for b in self.model.module_scope.local(module))
         )
@@ -727,6 +917,24 @@ def helper_module_source() -> str:
     """The package helper module: the helper, reaching torch as `torch`."""
     return HELPER_MODULE_TEMPLATE.format(
         helper=HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"))
+
+
+def is_example(file: FileContext) -> bool:
+    """Whether the file is example code: below a folder such as `examples/`, `demos/`,
+    `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
+    code), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a notebook kept
+    as a script (`# %%` or `# In[1]:` cells)."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute
+    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
+        relative = absolute.relative_to(os.getcwd())
+    words = identifier_words(relative.stem)
+    return (
+        any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
+        or (bool(words) and words[0] in EXAMPLE_WORDS)  # demo_train.py, example_mnist.py
+        or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
+        or bool(_NOTEBOOK_CELL.search(file.text))
+    )
 
 
 def _optional_torch(bindings: Sequence[Binding]) -> bool:
@@ -822,6 +1030,17 @@ def _opens_file(name: str | None) -> bool:
     return last in FILE_OPENERS or last.endswith("open")  # open, gzip.open, zf.open, ...
 
 
+def _opens_for_writing(call: ast.Call) -> bool:
+    """`open(path, "wb")`, `fsspec.open(path, mode="w")`...: an opener given a path and a
+    literal mode that writes."""
+    if not call.args or not _opens_file(_dotted(call.func)):
+        return False
+    mode = next((k.value for k in call.keywords if k.arg == "mode"),
+                call.args[1] if len(call.args) > 1 else None)
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
+        bool(set(mode.value) & set("wax+"))
+
+
 def _identifier(node: ast.AST) -> str | None:
     """The identifier a node spells: a name, an attribute's name, a keyword's name."""
     if isinstance(node, ast.Name):
@@ -831,6 +1050,18 @@ def _identifier(node: ast.AST) -> str | None:
     if isinstance(node, ast.keyword):
         return node.arg
     return None
+
+
+def _names_words(node: ast.AST, words: frozenset[str]) -> bool:
+    """Whether an identifier or a string in the expression has one of these words."""
+    for child in ast.walk(node):
+        identifier = _identifier(child)
+        if identifier is None and isinstance(child, ast.Constant) and \
+                isinstance(child.value, str):
+            identifier = child.value.replace("/", "_").replace(".", "_").replace("-", "_")
+        if identifier is not None and set(identifier_words(identifier)) & words:
+            return True
+    return False
 
 
 def _string_prefixes(node: ast.AST) -> Iterator[str]:

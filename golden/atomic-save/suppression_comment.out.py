@@ -1,11 +1,17 @@
 import os
 import shutil
 import tempfile
+import typing
 
 import torch
 
 
-def _torchfix_atomic_save(obj, f, *args, **kwargs):
+def _torchfix_atomic_save(
+    obj: object,
+    f: typing.Any,
+    *args: typing.Any,
+    **kwargs: typing.Any,
+) -> None:
     """torch.save that never leaves a truncated file at a path destination.
 
     Inserted by torchfix (atomic-save). torch.save writes a path in place,
@@ -21,24 +27,26 @@ def _torchfix_atomic_save(obj, f, *args, **kwargs):
     torch.save in place, exactly as before.
     """
     if not isinstance(f, (str, os.PathLike)):
-        return torch.save(obj, f, *args, **kwargs)
+        torch.save(obj, f, *args, **kwargs)
+        return
     path = os.path.realpath(f)  # through symlinks, like torch.save
     folder = os.path.dirname(path)
-    name = os.path.basename(os.fspath(f))  # torch.save names the archive after it
+    name = os.path.basename(os.fspath(f))  # the archive is named after it
     old = os.stat(path) if os.path.exists(path) else None
-    same_file_after_rename = old is None or (
-        os.path.isfile(path)
-        and old.st_nlink == 1
-        and os.access(path, os.W_OK)
-        and (
-            os.name != "posix"
-            or old.st_uid == os.geteuid()
-            and old.st_gid in (os.getegid(), *os.getgroups())
-        )
-    )
-    if not (same_file_after_rename and os.access(folder, os.W_OK | os.X_OK)):
-        return torch.save(obj, f, *args, **kwargs)
-    tmp_folder = tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    in_place = not os.access(folder, os.W_OK | os.X_OK)
+    if old is not None:  # a rename must give the same file: else, in place
+        in_place = in_place or not os.path.isfile(path)
+        in_place = in_place or old.st_nlink != 1
+        in_place = in_place or not os.access(path, os.W_OK)
+        if os.name == "posix":
+            groups = (os.getegid(), *os.getgroups())
+            in_place = in_place or old.st_uid != os.geteuid()
+            in_place = in_place or old.st_gid not in groups
+    if in_place:
+        torch.save(obj, f, *args, **kwargs)
+        return
+    prefix = f".{name}."
+    tmp_folder = tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         tmp_path = os.path.join(tmp_folder, name)
         torch.save(obj, tmp_path, *args, **kwargs)

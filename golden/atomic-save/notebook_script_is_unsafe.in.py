@@ -1,0 +1,10 @@
+# %% [markdown]
+# Train a small model, then save it.
+
+# %%
+import torch
+
+model = torch.nn.Linear(2, 2)
+
+# %%
+torch.save(model.state_dict(), "linear.pt")
