@@ -84,6 +84,16 @@ class CrashesEditor(_BrokenEditor):
         raise ZeroDivisionError("division by zero")
 
 
+class RecursesForever(_Broken):
+    """Its analysis runs in a cycle (a value defined by itself, followed with no check)."""
+
+    name = "recurses-forever"
+
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return cls.check(file)
+
+
 class EmitsInvalidCode(_Broken):
     name = "emits-invalid-code"
     editor = f"{__name__}:EmitsInvalidCodeEditor"
@@ -169,6 +179,9 @@ def with_codemods(monkeypatch):
                           "keyword argument repeated: strict (line 5)"),
         (NotIdempotent, "internal error: codemod not-idempotent is not idempotent"),
         (Crashes, "internal error in codemod crashes: ZeroDivisionError: division by zero"),
+        # a shallow file: the RecursionError is the codemod's bug, not "too deeply nested"
+        (RecursesForever, "internal error in codemod recurses-forever: RecursionError: "
+                          "maximum recursion depth exceeded"),
     ],
 )
 def test_broken_codemods_are_internal_errors_and_nothing_is_written(

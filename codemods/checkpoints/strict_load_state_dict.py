@@ -56,6 +56,8 @@ NOT_MODULE_WORDS = frozenset(
 )
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 MESSAGE = "pass strict=True to make the checkpoint contract explicit"
+# What the reviewer of an unsafe fix must check: passing `strict` elsewhere is a TypeError.
+UNKNOWN_RECEIVER = "receiver's class unknown: make sure its load_state_dict takes strict"
 
 
 class StrictLoadStateDict(Codemod):
@@ -158,8 +160,7 @@ class StrictLoadStateDict(Codemod):
             if kind is Kind.MODULE:
                 yield Finding(call, MESSAGE, Safety.SAFE, fix)
             else:
-                yield Finding(call, f"{MESSAGE} (the receiver is not known to be an "
-                              "nn.Module)", Safety.UNSAFE, fix)
+                yield Finding(call, f"{MESSAGE} ({UNKNOWN_RECEIVER})", Safety.UNSAFE, fix)
 
 
 def _load_state_dict_calls(tree: ast.Module) -> list[ast.Call]:
@@ -217,6 +218,9 @@ class _Receivers:
         self.file = file
         self.model: SemanticModel = file.semantic
         self.project = file.project
+        # `self.<attribute>` of a class being looked up: `self.module = self.module.to(d)`
+        # (or two attributes assigned from each other) must not be followed round again.
+        self._attributes_in_progress: set[tuple[int, str]] = set()
 
     # -- expressions ---------------------------------------------------------------------
 
@@ -404,8 +408,21 @@ class _Receivers:
         cls = self.model.enclosing_class(at)
         if cls is None:
             return None
-        kinds = [self._local_attribute_kind(value, depth)
-                 for value in self._self_assignments(cls, attribute)]
+        key = (id(cls), attribute)
+        if key in self._attributes_in_progress or depth < 0:
+            return None  # a cycle: what the other assignments say decides
+        self._attributes_in_progress.add(key)
+        try:
+            return self._class_attribute_kind(cls, attribute, depth)
+        finally:
+            self._attributes_in_progress.discard(key)
+
+    def _class_attribute_kind(self, cls: ast.ClassDef, attribute: str, depth: int
+                              ) -> Kind | None:
+        values = self._self_assignments(cls, attribute)
+        # `self.module = self.module.to(device)` keeps what the other assignments made it
+        values = [value for value in values if not _same_attribute_moved(value, attribute)]
+        kinds = [self._local_attribute_kind(value, depth) for value in values]
         kinds += [self.annotation_kind(a) for a in self._class_annotations(cls, attribute)]
         if not kinds:
             qualified = self._class_name(cls)
@@ -455,6 +472,17 @@ class _Receivers:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
             and statement.target.id == attribute
         ]
+
+
+def _same_attribute_moved(value: ast.expr, attribute: str) -> bool:
+    """`self.<attribute>.to(device)`, `.cuda().eval()`: the same object, moved."""
+    while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+           and value.func.attr in MODULE_RETURNING_METHODS):
+        value = value.func.value
+        if isinstance(value, ast.Attribute) and value.attr == attribute and isinstance(
+                value.value, ast.Name):
+            return True
+    return False
 
 
 def _is_torchvision_model_builder(qualified: str | None) -> bool:
