@@ -297,14 +297,28 @@ class _Receivers:
 
     # -- expressions ---------------------------------------------------------------------
 
-    def kind(self, receiver: ast.expr, at: ast.AST, depth: int = 3) -> Kind:
+    def kind(self, receiver: ast.expr, at: ast.AST, depth: int = 5) -> Kind:
         kind = self._kind(receiver, at, depth)
         if kind is Kind.UNKNOWN and depth >= 0:
             # what the code says its class is: `self.agent.actor`, `self.build_policy()`
             by_class = self.class_kind(self.class_of(receiver, depth))
+            if by_class is Kind.UNKNOWN and isinstance(receiver, ast.Attribute):
+                by_class = self._member_kind(receiver, depth)
             if by_class is not Kind.UNKNOWN:
                 return by_class
         return kind
+
+    def _member_kind(self, receiver: ast.Attribute, depth: int) -> Kind:
+        """`trainer._backend`, assigned `None` in one method and `RayBackend(...)` in
+        another: what the classes it may be agree on (one class whose `load_state_dict`
+        takes no `strict` is enough to leave the call alone)."""
+        owner = self.class_of(receiver.value, depth - 1)
+        for name in [owner, *self.project.ancestors(owner)] if owner is not None else ():
+            facts = self.project.class_facts(name) if name is not None else None
+            if facts is not None and receiver.attr in facts.attributes:
+                return _agree([self.class_kind(self._callee_class(built))
+                               for built in facts.attributes[receiver.attr]])
+        return Kind.UNKNOWN
 
     def _kind(self, receiver: ast.expr, at: ast.AST, depth: int) -> Kind:
         narrowed = self._narrowed(receiver, at)
@@ -319,6 +333,8 @@ class _Receivers:
             base = receiver.value
             if isinstance(base, ast.Name) and self._is_self(base):
                 kind = self._attribute_kind(at, receiver.attr, depth)
+                if kind is None:  # a property of this class: what it returns
+                    kind = self._method_result_kind(receiver, depth)
                 if kind is not None:  # what the class says beats what the name says
                     return kind
             return self._by_name(receiver.attr)
@@ -406,10 +422,42 @@ class _Receivers:
             return Kind.MODULE
         return Kind.OTHER
 
-    def annotation_kind(self, annotation: ast.expr) -> Kind:
+    def _method_result_kind(self, func: ast.expr, depth: int) -> Kind | None:
+        """What `self.<method>` (a method or a property of the class being read) returns:
+        its return annotation in full (a union, an alias of one), else what its `return`
+        statements return; None when the class defines no such method."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and self._is_self(func.value)):
+            return None
+        cls = self.model.enclosing_class(func)
+        method = next((
+            statement for statement in (cls.body if cls is not None else ())
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and statement.name == func.attr
+        ), None)
+        if method is None:
+            return None
+        if method.returns is not None:
+            return self.annotation_kind(method.returns)
+        returned = [node.value for node in _own_nodes(method)
+                    if isinstance(node, ast.Return) and node.value is not None]
+        if not returned or depth <= 0:
+            return Kind.UNKNOWN
+        # one way it is not a module is enough to leave the call alone
+        return _agree([self.value_kind(value, value, depth - 1) for value in returned])
+
+    def annotation_kind(self, annotation: ast.expr, depth: int = 3) -> Kind:
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return _agree([self.annotation_kind(annotation.left),
-                           self.annotation_kind(annotation.right)])
+            sides = [side for side in (annotation.left, annotation.right)
+                     if not (isinstance(side, ast.Constant) and side.value is None)]
+            return _agree([self.annotation_kind(side, depth) for side in sides])
+        if isinstance(annotation, ast.Name) and depth > 0:
+            # `OptimizerLike = Optimizer | CPUOffloadOptimizer`: an alias of this module
+            bindings = self.model.bindings(annotation)
+            if (len(bindings) == 1 and bindings[0].kind is BindingKind.ASSIGNMENT
+                    and bindings[0].value is not None and not bindings[0].augmented
+                    and isinstance(bindings[0].value, (ast.BinOp, ast.Subscript))):
+                return self.annotation_kind(bindings[0].value, depth - 1)
         if isinstance(annotation, ast.Subscript) and self.model.qualified_name(
                 annotation.value) in ("typing.Optional", "typing_extensions.Optional"):
             return self.annotation_kind(annotation.slice)
@@ -444,6 +492,9 @@ class _Receivers:
                 return self.kind(value, at, depth - 1)
             return Kind.UNKNOWN
         func = value.func
+        result = self._method_result_kind(func, depth)
+        if result is not None:  # `self._single_optimizer()`: what it returns
+            return result
         if isinstance(func, ast.Attribute) and func.attr in MODULE_RETURNING_METHODS:
             inner = self.value_kind(func.value, at, depth) if isinstance(
                 func.value, ast.Call) else self.kind(func.value, at, depth - 1)
@@ -481,6 +532,13 @@ class _Receivers:
             names = {self._binding_class(binding, depth) for binding in self.model.bindings(expr)}
             return names.pop() if len(names) == 1 else None
         if isinstance(expr, ast.Attribute):
+            if isinstance(expr.value, ast.Name) and self._is_self(expr.value):
+                # `self.trainer = trainer` with `trainer: Trainer`, in this class
+                cls = self.model.enclosing_class(expr)
+                values = self._self_assignments(cls, expr.attr) if cls is not None else []
+                found = {self.class_of(value, depth - 1) for value in values}
+                if len(found) == 1 and None not in found:
+                    return found.pop()
             owner = self.class_of(expr.value, depth - 1)
             return self._member_class(owner, expr.attr, depth) if owner is not None else None
         if isinstance(expr, ast.Call):
@@ -658,6 +716,17 @@ class _Receivers:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
             and statement.target.id == attribute
         ]
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's body, without those of functions and classes in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _same_attribute_moved(value: ast.expr, attribute: str) -> bool:

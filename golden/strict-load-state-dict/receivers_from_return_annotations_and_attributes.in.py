@@ -17,6 +17,9 @@ class Actor(nn.Module):
     pass
 
 
+OptimizerLike = torch.optim.Optimizer | ReplayPool
+
+
 def make_policy() -> Policy:
     return Policy()
 
@@ -32,6 +35,36 @@ class Agent:
         return self._policy
 
 
+class Backend:
+    def load_state_dict(self, state_dict):
+        self.state = state_dict
+
+
+class Learner:
+    def __init__(self):
+        self._backend = None
+
+    def start(self):
+        self._backend = Backend()
+
+
+class LearnerState:
+    def __init__(self, learner: Learner):
+        self.learner = learner
+
+    @property
+    def _pool(self):
+        pool = getattr(self, "_pool_value", None)
+        if pool is None:
+            pool = self._pool_value = ReplayPool()
+        return pool
+
+    def load_state_dict(self, state_dict):
+        backend = self.learner._backend
+        backend.load_state_dict(state_dict["backend"])
+        self._pool.load_state_dict(state_dict["pool"])
+
+
 class Trainer:
     def __init__(self, optimizer: torch.optim.Optimizer, pool: ReplayPool, components):
         self.optimizer = optimizer
@@ -45,12 +78,16 @@ class Trainer:
     def _require_pool(self) -> ReplayPool:
         return self._pool
 
+    def _any_optimizer(self) -> OptimizerLike:
+        return self.optimizer
+
     def build_policy(self) -> Policy:
         return make_policy()
 
     def load(self, checkpoint):
         self._single_optimizer().load_state_dict(checkpoint["optimizer"])
         self._require_pool().load_state_dict(checkpoint["pool"])
+        self._any_optimizer().load_state_dict(checkpoint["optimizer"])
         policy = self.build_policy()
         policy.load_state_dict(checkpoint["policy"])
         make_policy().load_state_dict(checkpoint["policy"])
