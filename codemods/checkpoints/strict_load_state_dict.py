@@ -386,6 +386,8 @@ class _Receivers:
         bindings = self.model.bindings(name)
         if not bindings:
             return self._by_name(name.id)
+        # `net = None`, then `net = Net()`: None has no load_state_dict to break
+        bindings = [binding for binding in bindings if not _binds_none(binding)] or bindings
         kinds = [self._binding_kind(binding, at, depth) for binding in bindings]
         kind = _agree(kinds)
         if kind is Kind.UNKNOWN and Kind.MODULE not in kinds:
@@ -665,7 +667,8 @@ class _Receivers:
                               ) -> Kind | None:
         values = self._self_assignments(cls, attribute)
         # `self.module = self.module.to(device)` keeps what the other assignments made it
-        values = [value for value in values if not _same_attribute_moved(value, attribute)]
+        values = [value for value in values if not _same_attribute_moved(value, attribute)
+                  and not _is_none(value)]
         kinds = [self._local_attribute_kind(value, depth) for value in values]
         kinds += [self.annotation_kind(a) for a in self._class_annotations(cls, attribute)]
         if not kinds:
@@ -716,6 +719,15 @@ class _Receivers:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
             and statement.target.id == attribute
         ]
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
+def _binds_none(binding: Binding) -> bool:
+    return (binding.kind is BindingKind.ASSIGNMENT and binding.value is not None
+            and binding.annotation is None and _is_none(binding.value))
 
 
 def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:

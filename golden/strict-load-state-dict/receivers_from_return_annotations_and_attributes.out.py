@@ -100,3 +100,8 @@ class Trainer:
             component.load_state_dict(checkpoint["component"])
         for name, module in checkpoint["modules"].items():
             module.load_state_dict(checkpoint[name])
+        head = None
+        if "head" in checkpoint:
+            head = Actor()
+            head.load_state_dict(checkpoint["head"], strict=True)
+        return head
