@@ -301,3 +301,14 @@ def test_files_a_codemod_skips_by_path_are_never_parsed(tmp_path, monkeypatch):
     assert not in_tests.parsed and not in_tests.changes
     in_library = process_source(source, Path("pkg/model.py"), settings)
     assert in_library.parsed and in_library.changes
+
+
+def test_a_recursion_error_on_a_deep_file_is_reported_as_too_deep(tmp_path, cli, with_codemods):
+    # Deep enough for any recursive walk to fail, shallow enough for CPython to parse.
+    with_codemods(RecursesForever)
+    target = tmp_path / "deep.py"
+    source = ("x = a" + ".b" * 400 + "\nreturn_value = 41\n").encode()
+    target.write_bytes(source)
+    result = cli("check", "--no-cache", "--select", "recurses-forever", ".")
+    assert result.exit_code == 1
+    assert "deep.py: error: too deeply nested for the parser; skipped" in result.stderr
