@@ -107,10 +107,13 @@ class StrictLoadStateDict(Codemod):
     `TypeError` on every resume. So the receiver's class is looked up across the whole
     repository: from an annotation, `self.x = Foo(...)` in the class (or a base class in
     another module), the assignment of a local name, the return annotation of a function,
-    method or `@property` (`policy = self.build_policy()` with `-> Policy`), the
-    attributes of other objects through their class's methods (`self.agent.actor`),
+    method or `@property` (`policy = self.build_policy()` with `-> Policy`; a type alias
+    of a union; without one, what its `return` statements return), the attributes of
+    other objects through their class's methods (`self.agent.actor`; one class it may
+    hold whose `load_state_dict` takes no `strict` is enough to leave the call alone),
     `isinstance` checks around the call, imports and re-exports, and the class hierarchy
-    back to `nn.Module`.
+    back to `nn.Module`. An assignment of `None` (`net = None`, then `net = Net()`) says
+    nothing: `None` has no `load_state_dict` to break.
 
     The fix is **safe** when the receiver is known to be an `nn.Module` (a subclass of
     it, `nn.Linear(...)`, `timm.create_model(...)`, `self` in a module class). It is
