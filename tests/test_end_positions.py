@@ -9,6 +9,7 @@ import pytest
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings
+from torchfix.model.project import Project
 
 SOURCE = '''\
 class Trainer:
@@ -49,11 +50,12 @@ def test_end_positions_are_the_end_of_the_changed_code(produce_output):
 
 def test_the_cache_keeps_end_positions(tmp_path):
     settings = EngineSettings(codemods=("strict-load-state-dict",), produce_output=False)
-    result = process_source(SOURCE.encode(), tmp_path / "train.py", settings)
+    project = Project(tmp_path)  # a fix reads the project's line length: a fact to check
+    result = process_source(SOURCE.encode(), tmp_path / "train.py", settings, project)
     cache = ResultCache.at(tmp_path, settings)
     key = cache.key(tmp_path / "train.py", SOURCE.encode())
     cache.put(key, result)
-    cached = cache.get(key, tmp_path / "train.py")
+    cached = cache.get(key, tmp_path / "train.py", project)
     assert cached is not None
     assert cached.changes == result.changes
     assert {(c.end_line, c.end_column) for c in cached.changes} == {(5, 10), (6, 36)}

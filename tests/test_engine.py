@@ -84,6 +84,16 @@ class CrashesEditor(_BrokenEditor):
         raise ZeroDivisionError("division by zero")
 
 
+class RecursesForever(_Broken):
+    """Its analysis runs in a cycle (a value defined by itself, followed with no check)."""
+
+    name = "recurses-forever"
+
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return cls.check(file)
+
+
 class EmitsInvalidCode(_Broken):
     name = "emits-invalid-code"
     editor = f"{__name__}:EmitsInvalidCodeEditor"
@@ -169,6 +179,9 @@ def with_codemods(monkeypatch):
                           "keyword argument repeated: strict (line 5)"),
         (NotIdempotent, "internal error: codemod not-idempotent is not idempotent"),
         (Crashes, "internal error in codemod crashes: ZeroDivisionError: division by zero"),
+        # a shallow file: the RecursionError is the codemod's bug, not "too deeply nested"
+        (RecursesForever, "internal error in codemod recurses-forever: RecursionError: "
+                          "maximum recursion depth exceeded"),
     ],
 )
 def test_broken_codemods_are_internal_errors_and_nothing_is_written(
@@ -288,3 +301,14 @@ def test_files_a_codemod_skips_by_path_are_never_parsed(tmp_path, monkeypatch):
     assert not in_tests.parsed and not in_tests.changes
     in_library = process_source(source, Path("pkg/model.py"), settings)
     assert in_library.parsed and in_library.changes
+
+
+def test_a_recursion_error_on_a_deep_file_is_reported_as_too_deep(tmp_path, cli, with_codemods):
+    # Deep enough for any recursive walk to fail, shallow enough for CPython to parse.
+    with_codemods(RecursesForever)
+    target = tmp_path / "deep.py"
+    source = ("x = a" + ".b" * 400 + "\nreturn_value = 41\n").encode()
+    target.write_bytes(source)
+    result = cli("check", "--no-cache", "--select", "recurses-forever", ".")
+    assert result.exit_code == 1
+    assert "deep.py: error: too deeply nested for the parser; skipped" in result.stderr

@@ -170,8 +170,15 @@ def test_json_document_positions_links_and_fix_edits(project, cli, tmp_path):
     }
     assert _apply_edits(SOURCE, edits) == _applied_text(tmp_path, project)
     strict = next(f for f in findings if f["fix"] and f["codemod"] == "strict-load-state-dict")
-    assert {"content": ", strict=True", "location": {"line": 5, "column": 31},
-            "end_location": {"line": 5, "column": 31}} in strict["fix"]["edits"]
+    # Two codemods change the file: each fix holds its own codemod's edits only (the
+    # helper and imports atomic-save adds far from any change are atomic-save's).
+    assert strict["fix"]["edits"] == [
+        {"content": ", strict=True", "location": {"line": 5, "column": 31},
+         "end_location": {"line": 5, "column": 31}}
+    ]
+    atomic = next(f for f in findings if f["codemod"] == "atomic-save")
+    assert len(atomic["fix"]["edits"]) > 1
+    assert all("strict" not in e["content"] for e in atomic["fix"]["edits"])
 
 
 def test_json_lines_is_one_finding_per_line(project, cli):
@@ -353,6 +360,15 @@ def test_sarif_is_what_code_scanning_ingests(project, cli, tmp_path):
         for change in fix["artifactChanges"] for r in change["replacements"]
     }
     assert _apply_edits(SOURCE, edits) == _applied_text(tmp_path, project)
+    # Each result's fix holds its own codemod's replacements only.
+    texts = {
+        item["ruleId"]: [r["insertedContent"]["text"] for fix in item["fixes"]
+                         for change in fix["artifactChanges"] for r in change["replacements"]]
+        for item in results if item.get("fixes")
+    }
+    assert texts["strict-load-state-dict"] == [", strict=True"]
+    assert len(texts["atomic-save"]) > 1
+    assert not any("strict" in text for text in texts["atomic-save"])
 
 
 # -- CI systems -----------------------------------------------------------------------------
@@ -436,3 +452,24 @@ def test_ci_paths_are_relative_to_the_repository_outside_the_cwd(project, cli, m
     monkeypatch.chdir(project)
     issues = json.loads(cli("check", "--output-format", "gitlab", "src").stdout)
     assert {issue["location"]["path"] for issue in issues} == {"src/train.py"}
+
+
+@pytest.mark.parametrize("order", [("strict-load-state-dict", "atomic-save"),
+                                   ("atomic-save", "strict-load-state-dict")])
+def test_each_change_gets_only_its_own_codemods_edits_whatever_the_order(tmp_path, order):
+    from torchfix.engine.process import process_source
+    from torchfix.engine.results import EngineSettings
+    from torchfix.output.fixes import attach, file_edits
+
+    path = tmp_path / "train.py"
+    path.write_text(SOURCE)
+    result = process_source(SOURCE.encode(), path,
+                            EngineSettings(codemods=order, produce_output=True))
+    changes = [c for c in result.changes if c.applied]
+    owned = attach(changes, file_edits(*result.rewrite(), result.encoding),
+                   result.edited_lines)
+    edits = {change.codemod: [e.content for e in found] for change, found in
+             zip(changes, owned, strict=True)}
+    assert edits["strict-load-state-dict"] == [", strict=True"]
+    assert "_torchfix_atomic_save" in "".join(edits["atomic-save"])
+    assert ", strict=True" not in edits["atomic-save"]

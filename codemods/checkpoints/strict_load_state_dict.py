@@ -9,9 +9,17 @@ from enum import Enum
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.facts import Signature
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.model.test_code import is_test_path
-from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
+from torchfix.rewrite.contract import (
+    AddKeyword,
+    Codemod,
+    FileContext,
+    Finding,
+    ReplaceNode,
+    Safety,
+)
 
 
 class Kind(Enum):
@@ -55,7 +63,10 @@ NOT_MODULE_WORDS = frozenset(
     }
 )
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+DEFAULT_LINE_LENGTH = 88  # black's, where the project configures no formatter
 MESSAGE = "pass strict=True to make the checkpoint contract explicit"
+# What the reviewer of an unsafe fix must check: passing `strict` elsewhere is a TypeError.
+UNKNOWN_RECEIVER = "receiver's class unknown: make sure its load_state_dict takes strict"
 
 
 class StrictLoadStateDict(Codemod):
@@ -95,8 +106,14 @@ class StrictLoadStateDict(Codemod):
     buffers, EMA helpers and most classes of your own do not, and passing it there is a
     `TypeError` on every resume. So the receiver's class is looked up across the whole
     repository: from an annotation, `self.x = Foo(...)` in the class (or a base class in
-    another module), the assignment of a local name, `isinstance` checks around the call,
-    imports and re-exports, and the class hierarchy back to `nn.Module`.
+    another module), the assignment of a local name, the return annotation of a function,
+    method or `@property` (`policy = self.build_policy()` with `-> Policy`; a type alias
+    of a union; without one, what its `return` statements return), the attributes of
+    other objects through their class's methods (`self.agent.actor`; one class it may
+    hold whose `load_state_dict` takes no `strict` is enough to leave the call alone),
+    `isinstance` checks around the call, imports and re-exports, and the class hierarchy
+    back to `nn.Module`. An assignment of `None` (`net = None`, then `net = Net()`) says
+    nothing: `None` has no `load_state_dict` to break.
 
     The fix is **safe** when the receiver is known to be an `nn.Module` (a subclass of
     it, `nn.Linear(...)`, `timm.create_model(...)`, `self` in a module class). It is
@@ -104,10 +121,18 @@ class StrictLoadStateDict(Codemod):
     `strict`, when it is an optimizer, scheduler or scaler, when the class has no
     `load_state_dict` of its own and no base that could provide one, or when its name
     says it holds training state (loops, trackers, callbacks, loaders, samplers, buffers,
-    updaters, EMA helpers, ...). Everything else is **unsafe**: a name alone (`model`,
+    updaters, EMA helpers, ...), or when it is a loop variable over anything but a
+    literal list or tuple (or an `nn.ModuleList`) of receivers: such a container can hold
+    anything. Everything else is **unsafe**, and says what to check ("receiver's class
+    unknown: make sure its load_state_dict takes strict"): a name alone (`model`,
     `policy_net`) never makes the change safe. Calls that already pass `strict` or pass
     `*args`/`**kwargs` are left alone; inside a function that takes a `strict` parameter
     of its own, the call is reported instead: that parameter should be passed on.
+
+    Where `, strict=True` would push a line that fit the project's line length (ruff's
+    or black's `line-length`, else 88) past it, the call's arguments go on a line of
+    their own, as black lays out a call that is too long; a line with a pragma comment
+    (`# type: ignore`) stays one line.
 
     Test code is left alone: `strict=True` is already the default there, and the change
     would only add review noise.
@@ -154,12 +179,64 @@ class StrictLoadStateDict(Codemod):
             kind = receivers.kind(receiver, call)
             if kind is Kind.OTHER:
                 continue
-            fix = (AddKeyword(call, "strict", "True"),)
+            fix = (_add_strict(file, call),)
             if kind is Kind.MODULE:
                 yield Finding(call, MESSAGE, Safety.SAFE, fix)
             else:
-                yield Finding(call, f"{MESSAGE} (the receiver is not known to be an "
-                              "nn.Module)", Safety.UNSAFE, fix)
+                yield Finding(call, f"{MESSAGE} ({UNKNOWN_RECEIVER})", Safety.UNSAFE, fix)
+
+
+def _add_strict(file: FileContext, call: ast.Call) -> AddKeyword | ReplaceNode:
+    """`strict=True` added at the end of the call. Where that would make a line that fit
+    the project's line length (ruff's or black's, else 88) too long, the arguments go on
+    a line of their own, as black lays out a call that is too long."""
+    added = AddKeyword(call, "strict", "True")
+    if call.lineno != call.end_lineno:
+        return added  # laid out over lines already: the keyword joins that layout
+    line = file.lines[call.lineno - 1].rstrip("\r\n")
+    limit = file.project.formatter_line_length() or DEFAULT_LINE_LENGTH
+    if len(line) + len(", strict=True") <= limit or len(line) > limit:
+        return added
+    if _PRAGMA.search(line) or any(isinstance(a, ast.JoinedStr)
+                                   for a in file.semantic.ancestors(call)):
+        return added  # a pragma applies to its line; no line breaks inside an f-string
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    arguments = [file.source(a) for a in [*call.args, *call.keywords]] + ["strict=True"]
+    if any("\n" in argument for argument in arguments):
+        return added
+    receiver = file.source(call.func.value)  # type: ignore[attr-defined]
+    # New lines are written relative to the indentation of the statement's block (the
+    # editor indents them by it), from where the call's line is indented.
+    statement = file.semantic.statement(call)
+    first = file.lines[statement.lineno - 1] if statement is not None else line
+    block = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent.startswith(block):
+        return added
+    relative = indent[len(block):]
+    # The arguments always fit on a line of their own (one unit deeper, without the
+    # receiver before them): black's right-hand split.
+    body = relative + _indent_unit(file) + ", ".join(arguments)
+    return ReplaceNode(call, f"{receiver}.load_state_dict(\n{body}\n{relative})")
+
+
+# Comments that apply to the line they are on: a line break would move them.
+_PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
+
+
+def _indent_unit(file: FileContext) -> str:
+    """One level of indentation as the file writes it: that of its first block."""
+    for node in ast.walk(file.tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.stmt) and isinstance(body, list) and body and isinstance(
+                body[0], ast.stmt) and body[0].lineno > node.lineno:
+            outer = file.lines[node.lineno - 1]
+            inner = file.lines[body[0].lineno - 1]
+            outer = outer[: len(outer) - len(outer.lstrip(" \t"))]
+            inner = inner[: len(inner) - len(inner.lstrip(" \t"))]
+            if inner.startswith(outer) and len(inner) > len(outer):
+                return inner[len(outer):]
+            break
+    return "    "
 
 
 def _load_state_dict_calls(tree: ast.Module) -> list[ast.Call]:
@@ -217,10 +294,36 @@ class _Receivers:
         self.file = file
         self.model: SemanticModel = file.semantic
         self.project = file.project
+        # `self.<attribute>` of a class being looked up: `self.module = self.module.to(d)`
+        # (or two attributes assigned from each other) must not be followed round again.
+        self._attributes_in_progress: set[tuple[int, str]] = set()
 
     # -- expressions ---------------------------------------------------------------------
 
-    def kind(self, receiver: ast.expr, at: ast.AST, depth: int = 3) -> Kind:
+    def kind(self, receiver: ast.expr, at: ast.AST, depth: int = 5) -> Kind:
+        kind = self._kind(receiver, at, depth)
+        if kind is Kind.UNKNOWN and depth >= 0:
+            # what the code says its class is: `self.agent.actor`, `self.build_policy()`
+            by_class = self.class_kind(self.class_of(receiver, depth))
+            if by_class is Kind.UNKNOWN and isinstance(receiver, ast.Attribute):
+                by_class = self._member_kind(receiver, depth)
+            if by_class is not Kind.UNKNOWN:
+                return by_class
+        return kind
+
+    def _member_kind(self, receiver: ast.Attribute, depth: int) -> Kind:
+        """`trainer._backend`, assigned `None` in one method and `RayBackend(...)` in
+        another: what the classes it may be agree on (one class whose `load_state_dict`
+        takes no `strict` is enough to leave the call alone)."""
+        owner = self.class_of(receiver.value, depth - 1)
+        for name in [owner, *self.project.ancestors(owner)] if owner is not None else ():
+            facts = self.project.class_facts(name) if name is not None else None
+            if facts is not None and receiver.attr in facts.attributes:
+                return _agree([self.class_kind(self._callee_class(built))
+                               for built in facts.attributes[receiver.attr]])
+        return Kind.UNKNOWN
+
+    def _kind(self, receiver: ast.expr, at: ast.AST, depth: int) -> Kind:
         narrowed = self._narrowed(receiver, at)
         if narrowed is not None:
             return narrowed
@@ -233,6 +336,8 @@ class _Receivers:
             base = receiver.value
             if isinstance(base, ast.Name) and self._is_self(base):
                 kind = self._attribute_kind(at, receiver.attr, depth)
+                if kind is None:  # a property of this class: what it returns
+                    kind = self._method_result_kind(receiver, depth)
                 if kind is not None:  # what the class says beats what the name says
                     return kind
             return self._by_name(receiver.attr)
@@ -284,6 +389,8 @@ class _Receivers:
         bindings = self.model.bindings(name)
         if not bindings:
             return self._by_name(name.id)
+        # `net = None`, then `net = Net()`: None has no load_state_dict to break
+        bindings = [binding for binding in bindings if not _binds_none(binding)] or bindings
         kinds = [self._binding_kind(binding, at, depth) for binding in bindings]
         kind = _agree(kinds)
         if kind is Kind.UNKNOWN and Kind.MODULE not in kinds:
@@ -293,15 +400,69 @@ class _Receivers:
     def _binding_kind(self, binding: Binding, at: ast.AST, depth: int) -> Kind:
         if binding.annotation is not None:
             return self.annotation_kind(binding.annotation)
+        if binding.kind in (BindingKind.LOOP, BindingKind.COMPREHENSION):
+            return self._loop_kind(binding, at, depth)
         if (binding.kind is BindingKind.ASSIGNMENT and binding.value is not None
                 and not binding.augmented and depth > 0):
             return self.value_kind(binding.value, at, depth - 1)
         return Kind.UNKNOWN
 
-    def annotation_kind(self, annotation: ast.expr) -> Kind:
+    def _loop_kind(self, binding: Binding, at: ast.AST, depth: int) -> Kind:
+        """`for net in (self.actor, self.critic)`: what every element is. A loop over
+        any other container is never given `strict`: its elements could be anything."""
+        loop = next((
+            node for node in ast.walk(binding.statement) if binding.statement is not None
+            and isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension))
+            and node.target is binding.node
+        ), None) if binding.statement is not None else None
+        if loop is None:
+            return Kind.OTHER  # `for name, net in ...`: unpacked from something unknown
+        container = loop.iter
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set)) and container.elts and not any(
+                isinstance(element, ast.Starred) for element in container.elts):
+            if depth <= 0:
+                return Kind.UNKNOWN
+            return _agree([self.kind(element, at, depth - 1) for element in container.elts])
+        if self.class_of(container, depth - 1) in ("torch.nn.ModuleList", "torch.nn.Sequential"):
+            return Kind.MODULE
+        return Kind.OTHER
+
+    def _method_result_kind(self, func: ast.expr, depth: int) -> Kind | None:
+        """What `self.<method>` (a method or a property of the class being read) returns:
+        its return annotation in full (a union, an alias of one), else what its `return`
+        statements return; None when the class defines no such method."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and self._is_self(func.value)):
+            return None
+        cls = self.model.enclosing_class(func)
+        method = next((
+            statement for statement in (cls.body if cls is not None else ())
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and statement.name == func.attr
+        ), None)
+        if method is None:
+            return None
+        if method.returns is not None:
+            return self.annotation_kind(method.returns)
+        returned = [node.value for node in _own_nodes(method)
+                    if isinstance(node, ast.Return) and node.value is not None]
+        if not returned or depth <= 0:
+            return Kind.UNKNOWN
+        # one way it is not a module is enough to leave the call alone
+        return _agree([self.value_kind(value, value, depth - 1) for value in returned])
+
+    def annotation_kind(self, annotation: ast.expr, depth: int = 3) -> Kind:
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return _agree([self.annotation_kind(annotation.left),
-                           self.annotation_kind(annotation.right)])
+            sides = [side for side in (annotation.left, annotation.right)
+                     if not (isinstance(side, ast.Constant) and side.value is None)]
+            return _agree([self.annotation_kind(side, depth) for side in sides])
+        if isinstance(annotation, ast.Name) and depth > 0:
+            # `OptimizerLike = Optimizer | CPUOffloadOptimizer`: an alias of this module
+            bindings = self.model.bindings(annotation)
+            if (len(bindings) == 1 and bindings[0].kind is BindingKind.ASSIGNMENT
+                    and bindings[0].value is not None and not bindings[0].augmented
+                    and isinstance(bindings[0].value, (ast.BinOp, ast.Subscript))):
+                return self.annotation_kind(bindings[0].value, depth - 1)
         if isinstance(annotation, ast.Subscript) and self.model.qualified_name(
                 annotation.value) in ("typing.Optional", "typing_extensions.Optional"):
             return self.annotation_kind(annotation.slice)
@@ -336,6 +497,9 @@ class _Receivers:
                 return self.kind(value, at, depth - 1)
             return Kind.UNKNOWN
         func = value.func
+        result = self._method_result_kind(func, depth)
+        if result is not None:  # `self._single_optimizer()`: what it returns
+            return result
         if isinstance(func, ast.Attribute) and func.attr in MODULE_RETURNING_METHODS:
             inner = self.value_kind(func.value, at, depth) if isinstance(
                 func.value, ast.Call) else self.kind(func.value, at, depth - 1)
@@ -353,7 +517,96 @@ class _Receivers:
                     self.class_kind(owner) is Kind.MODULE:
                 return Kind.MODULE
             return Kind.UNKNOWN
-        return self.class_kind(qualified)
+        kind = self.class_kind(qualified)
+        if kind is Kind.UNKNOWN and depth >= 0:
+            return self.class_kind(self._call_class(value, depth))
+        return kind
+
+    # -- the class of an expression ------------------------------------------------------
+
+    def class_of(self, expr: ast.expr, depth: int) -> str | None:
+        """The qualified name of the class of `expr`'s value where the code says it: an
+        annotation, a constructor call, a function's or method's return annotation, a
+        `@property`'s, an attribute assigned in a class's methods (`self.agent.actor`)."""
+        if depth < 0:
+            return None
+        if isinstance(expr, ast.Name):
+            if self._is_self(expr):
+                cls = self.model.enclosing_class(expr)
+                return self._class_name(cls) if cls is not None else None
+            names = {self._binding_class(binding, depth) for binding in self.model.bindings(expr)}
+            return names.pop() if len(names) == 1 else None
+        if isinstance(expr, ast.Attribute):
+            if isinstance(expr.value, ast.Name) and self._is_self(expr.value):
+                # `self.trainer = trainer` with `trainer: Trainer`, in this class
+                cls = self.model.enclosing_class(expr)
+                values = self._self_assignments(cls, expr.attr) if cls is not None else []
+                found = {self.class_of(value, depth - 1) for value in values}
+                if len(found) == 1 and None not in found:
+                    return found.pop()
+            owner = self.class_of(expr.value, depth - 1)
+            return self._member_class(owner, expr.attr, depth) if owner is not None else None
+        if isinstance(expr, ast.Call):
+            return self._call_class(expr, depth)
+        return None
+
+    def _binding_class(self, binding: Binding, depth: int) -> str | None:
+        if binding.annotation is not None:
+            return self._named_class(self.model.qualified_name(binding.annotation))
+        if (binding.kind is BindingKind.ASSIGNMENT and binding.value is not None
+                and not binding.augmented):
+            return self.class_of(binding.value, depth - 1)
+        return None
+
+    def _call_class(self, call: ast.Call, depth: int) -> str | None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in MODULE_RETURNING_METHODS:
+            moved = self.class_of(func.value, depth - 1)
+            if moved is not None:
+                return moved
+        qualified = self.model.qualified_name(func)
+        if qualified is not None:
+            return self._callee_class(qualified)
+        if isinstance(func, ast.Attribute):  # `self.build_policy()`, `agent.make_net()`
+            owner = self.class_of(func.value, depth - 1)
+            found = self.project.find_method(owner, func.attr) if owner is not None else None
+            if found is not None:
+                return self._named_class(found[1].returns)
+        return None
+
+    def _member_class(self, owner: str, attribute: str, depth: int) -> str | None:
+        """What `<an owner>.<attribute>` is: the attribute's assignments in the owner's
+        methods (or a base's), else the return annotation of a property of that name."""
+        for name in [owner, *self.project.ancestors(owner)]:
+            facts = self.project.class_facts(name) if name is not None else None
+            if facts is None:
+                continue
+            if attribute in facts.attributes:
+                found = {self._callee_class(built) for built in facts.attributes[attribute]}
+                return found.pop() if len(found) == 1 else None
+            if attribute in facts.methods:  # a property: nothing else has load_state_dict
+                return self._named_class(facts.methods[attribute].returns)
+        return None
+
+    def _callee_class(self, qualified: str | None) -> str | None:
+        """The class `qualified(...)` makes: the class itself, or what the project's
+        function of that name is annotated to return."""
+        found = self.project.resolve(qualified)
+        if isinstance(found, Signature):
+            return self._named_class(found.returns)
+        return self._named_class(qualified)
+
+    def _named_class(self, qualified: str | None) -> str | None:
+        """A class by name: a project class by where it is defined; a name from outside
+        the project if it is spelled like a class (`torch.optim.Adam`)."""
+        if qualified is None:
+            return None
+        facts = self.project.class_facts(qualified)
+        if facts is not None:
+            return facts.qualified_name
+        if self.project.resolve(qualified) is not None:
+            return None  # a function, a constant, a module
+        return qualified if qualified.rsplit(".", 1)[-1][:1].isupper() else None
 
     # -- classes -------------------------------------------------------------------------
 
@@ -404,8 +657,22 @@ class _Receivers:
         cls = self.model.enclosing_class(at)
         if cls is None:
             return None
-        kinds = [self._local_attribute_kind(value, depth)
-                 for value in self._self_assignments(cls, attribute)]
+        key = (id(cls), attribute)
+        if key in self._attributes_in_progress or depth < 0:
+            return None  # a cycle: what the other assignments say decides
+        self._attributes_in_progress.add(key)
+        try:
+            return self._class_attribute_kind(cls, attribute, depth)
+        finally:
+            self._attributes_in_progress.discard(key)
+
+    def _class_attribute_kind(self, cls: ast.ClassDef, attribute: str, depth: int
+                              ) -> Kind | None:
+        values = self._self_assignments(cls, attribute)
+        # `self.module = self.module.to(device)` keeps what the other assignments made it
+        values = [value for value in values if not _same_attribute_moved(value, attribute)
+                  and not _is_none(value)]
+        kinds = [self._local_attribute_kind(value, depth) for value in values]
         kinds += [self.annotation_kind(a) for a in self._class_annotations(cls, attribute)]
         if not kinds:
             qualified = self._class_name(cls)
@@ -455,6 +722,37 @@ class _Receivers:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
             and statement.target.id == attribute
         ]
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
+def _binds_none(binding: Binding) -> bool:
+    return (binding.kind is BindingKind.ASSIGNMENT and binding.value is not None
+            and binding.annotation is None and _is_none(binding.value))
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's body, without those of functions and classes in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _same_attribute_moved(value: ast.expr, attribute: str) -> bool:
+    """`self.<attribute>.to(device)`, `.cuda().eval()`: the same object, moved."""
+    while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+           and value.func.attr in MODULE_RETURNING_METHODS):
+        value = value.func.value
+        if isinstance(value, ast.Attribute) and value.attr == attribute and isinstance(
+                value.value, ast.Name):
+            return True
+    return False
 
 
 def _is_torchvision_model_builder(qualified: str | None) -> bool:

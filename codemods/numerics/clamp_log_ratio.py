@@ -239,7 +239,9 @@ class ClampLogRatio(Codemod):
     log-ratios already clamped (`torch.clamp`, `torch.clip`, `.clamp`, `.clamp_`, `.clip`,
     `.clamp_max`, with keywords or positions, in the expression or in an earlier
     assignment to the same name, or computed from clamped values); `exp` results clamped
-    from above; ratios inside comparisons, conditions and `isinf`/`isfinite` checks,
+    from above, right away or at every use of the name they are assigned to
+    (`rho = x.exp()`, then only `rho.clamp_max(c)`, `rho.clamp(max=c)` or
+    `torch.clamp(rho, 0, c)`); ratios inside comparisons, conditions and `isinf`/`isfinite` checks,
     which must see the real value; differences against a reference model or a preference
     pair (`ref_`, `chosen_`, `rejected_`, `teacher_`, ...), whose sequence-level values
     pass 20 in ordinary training (DPO); `np.exp`, `jnp.exp` and `math.exp` (no autograd
@@ -340,7 +342,8 @@ class _Decider:
                 "give the clamp an upper bound",
                 Safety.MANUAL,
             )
-        if kind not in (Kind.DIFFERENCE, Kind.REFERENCE, Kind.NAMED) or self._guarded(call):
+        if kind not in (Kind.DIFFERENCE, Kind.REFERENCE, Kind.NAMED) or self._guarded(call) or (
+                self._clamped_where_used(call)):
             return None
         if self._used_outside_exp(call, operand):
             if kind is not Kind.NAMED and not self._gradient_free(call):
@@ -618,6 +621,37 @@ class _Decider:
             return False
         clamp = self._clamp(outer)
         return clamp is not None and clamp[0] is call and clamp[1]
+
+    def _clamped_where_used(self, call: ast.Call) -> bool:
+        """Whether the exp result is assigned to a name whose every use (until the name
+        is bound again) bounds it from above: `rho = x.exp()` then `rho.clamp_max(c)`,
+        `rho.clamp(max=c)` or `torch.clamp(rho, 0, c)`. The author saw to the overflow."""
+        statement = self.model.parent(call)
+        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is call):
+            return False
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return False
+        target = targets[0]
+        bindings = self.model.scope_of(target).local(target.id)
+        binding = next((b for b in bindings if b.node is target), None)
+        if binding is None:
+            return False
+        start = _end(statement)
+        stop = min((at for b in bindings if (at := self._bound_at(b)) > start),
+                   default=(math.inf, math.inf))
+        reads = [read for read in self.model.references(binding)
+                 if start <= _start(read) < stop]
+        return bool(reads) and all(self._clamped_above(read) for read in reads)
+
+    def _clamped_above(self, read: ast.Name) -> bool:
+        """`read.clamp_max(c)`, `read.clamp(max=c)`, `torch.clamp(read, max=c)`, ..."""
+        parent = self.model.parent(read)
+        call = self.model.parent(parent) if isinstance(parent, ast.Attribute) else parent
+        if not isinstance(call, ast.Call):
+            return False
+        clamp = self._clamp(call)
+        return clamp is not None and clamp[0] is read and clamp[1]
 
     def _gradient_free(self, node: ast.AST) -> bool:
         """Inside `with torch.no_grad():` (or `inference_mode`), or a function decorated

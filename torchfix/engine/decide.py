@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import io
+import sys
 import tokenize
 import warnings
 from pathlib import Path
@@ -53,6 +54,20 @@ def codemod_crashed(codemod: str, exc: BaseException) -> FileFailure:
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def is_deep(tree: ast.AST) -> bool:
+    """Whether the tree nests deep enough for a recursive walk of it to reach Python's
+    recursion limit (a fifth of it: a walk takes a few frames a level). A RecursionError
+    on a shallower tree is a bug in whatever recursed, not a property of the file."""
+    limit = sys.getrecursionlimit() // 5
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
 
 
 def decode(data: bytes) -> tuple[str, str] | None:
@@ -137,8 +152,10 @@ def decide(
                           lambda: module_facts(file.semantic, str(path), "as decided"))
     try:
         findings = list(codemod.check(file))
-    except RecursionError:
-        raise
+    except RecursionError as exc:
+        if is_deep(tree):
+            raise  # the file is too deep for a recursive walk: reported as such
+        raise codemod_crashed(codemod.name, exc) from exc  # a cycle in the codemod's analysis
     except Exception as exc:
         raise codemod_crashed(codemod.name, exc) from exc
     decided = []

@@ -69,6 +69,10 @@ class FileResult:
     # This result is a file the run creates (source b"", the new bytes in `output`),
     # asked for by this codemod; None for the files the run read.
     created_by: str | None = None
+    # When the file changes: (codemod, first line, last line) for each stretch of lines
+    # of the file as read that a codemod's edit touched (an insertion touches the line it
+    # goes before), so that each change's edits can be told apart from another codemod's.
+    edited_lines: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def changed(self) -> bool:

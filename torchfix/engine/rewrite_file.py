@@ -72,6 +72,7 @@ def rewrite(
     original = _Version(text, tree, encoding, data)
     changes: list[Change] = []
     creates: dict[Path, NewFile] = {}
+    edited_lines: list[tuple[str, int, int]] = []
     current = original
     for codemod in codemods:
         new_text, new_changes, new_files = _decide_and_edit(
@@ -83,6 +84,7 @@ def rewrite(
         changes.extend(new_changes)
         if new_text is None or new_text == current.text:
             continue  # no edit was made
+        edited_lines.extend(_edited_lines(codemod.name, original.text, current.text, new_text))
         current = _verify_output(new_text, original, encoding, path, codemod.name)
         if suppressions:  # positions now refer to the new text, and so must suppressions
             suppressions = find_suppressions(current.text)
@@ -105,6 +107,7 @@ def rewrite(
         encoding=encoding,
         parsed=True,
         creates=tuple(creates.values()),
+        edited_lines=tuple(edited_lines),
     )
 
 
@@ -224,16 +227,39 @@ def _verify_idempotent(
                                                "the output again")
 
 
-def _map_lines(changes: list[Change], original: str, current: str) -> list[Change]:
-    """Re-express positions in `current` (after earlier codemods) as lines of `original`."""
-    if not changes:
-        return changes
+def _line_mapping(original: str, current: str) -> dict[int, int]:
+    """Line of `current` → line of `original` (a changed line: the first line of the
+    stretch it replaced)."""
     mapping: dict[int, int] = {}
     # Linear in the number of lines: difflib is quadratic on repeated lines.
     for tag, i1, i2, j1, j2 in line_alignment.opcodes(original.splitlines(),
                                                       current.splitlines()):
         for offset, j in enumerate(range(j1, j2)):
             mapping[j + 1] = (i1 + offset + 1) if tag == "equal" else min(i1 + 1, max(i2, 1))
+    return mapping
+
+
+def _edited_lines(codemod: str, original: str, before: str, after: str
+                  ) -> list[tuple[str, int, int]]:
+    """The stretches of lines of `original` that one codemod's edit of `before` into
+    `after` touched, as (codemod, first, last)."""
+    mapping = _line_mapping(original, before) if before is not original else None
+    found = []
+    for tag, i1, i2, _, _ in line_alignment.opcodes(before.splitlines(), after.splitlines()):
+        if tag == "equal":
+            continue
+        first, last = i1 + 1, max(i2, i1 + 1)  # an insertion touches the line it precedes
+        if mapping is not None:
+            first, last = mapping.get(first, first), mapping.get(last, last)
+        found.append((codemod, first, max(first, last)))
+    return found
+
+
+def _map_lines(changes: list[Change], original: str, current: str) -> list[Change]:
+    """Re-express positions in `current` (after earlier codemods) as lines of `original`."""
+    if not changes:
+        return changes
+    mapping = _line_mapping(original, current)
     return [
         replace(c, line=mapping.get(c.line, c.line),
                 end_line=None if c.end_line is None else mapping.get(c.end_line, c.end_line))

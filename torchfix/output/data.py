@@ -115,7 +115,8 @@ def build_report(
         rewrite = result.rewrite()
         owned: Sequence[tuple[Edit, ...]] = [()] * len(changes)
         if rewrite is not None:
-            owned = attach(changes, file_edits(*rewrite, result.encoding))
+            owned = attach(changes, file_edits(*rewrite, result.encoding),
+                           result.edited_lines)
         was_written = result.path in written
         for change, edits in zip(changes, owned, strict=True):
             report.findings.append(

@@ -5,7 +5,8 @@ stretches of text, found line by line (difflib) and then trimmed to the characte
 that differ, with positions in the old text (1-based lines and character columns, the
 end just past the last replaced character). Each edit belongs to the change(s) whose
 lines it touches; an edit that touches no change (an import or helper a fix needs)
-belongs to every applied change of the file, since none of them works without it.
+belongs to every applied change of the codemod that made it (every applied change of
+the file when that is not known), since none of them works without it.
 """
 
 from __future__ import annotations
@@ -50,19 +51,30 @@ def file_edits(old: bytes, new: bytes, encoding: str) -> list[Edit]:
     return edits
 
 
-def attach(changes: Sequence[Change], edits: Sequence[Edit]) -> list[tuple[Edit, ...]]:
-    """The edits of each change (in the order of `changes`); none for changes not applied."""
+def attach(changes: Sequence[Change], edits: Sequence[Edit],
+           edited_lines: Sequence[tuple[str, int, int]] = ()) -> list[tuple[Edit, ...]]:
+    """The edits of each change (in the order of `changes`); none for changes not applied.
+
+    `edited_lines` (the engine's `FileResult.edited_lines`: which lines each codemod's
+    edit touched) keeps one codemod's edits from another codemod's changes.
+    """
     owned: list[list[Edit]] = [[] for _ in changes]
+    applied = [index for index, change in enumerate(changes) if change.applied]
     for edit in edits:
         # An edit that ends at the start of a line leaves that line alone.
         last = edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line \
             else edit.end_line
+        last = max(last, edit.line)
+        codemods = {name for name, first, end in edited_lines
+                    if first <= last and edit.line <= end}
+        candidates = [index for index in applied if changes[index].codemod in codemods] or \
+            applied
         owners = [
-            index for index, change in enumerate(changes)
-            if change.applied and change.line <= last and edit.line <= _end_line(change)
+            index for index in candidates
+            if changes[index].line <= last and edit.line <= _end_line(changes[index])
         ]
         if not owners:
-            owners = [index for index, change in enumerate(changes) if change.applied]
+            owners = candidates
         for index in owners:
             owned[index].append(edit)
     return [tuple(edits_of) for edits_of in owned]
