@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from torchfix.cli import app
 from torchfix.golden import discover_cases, run_case
 from torchfix.rewrite import registry
 
@@ -12,7 +13,7 @@ CASES = discover_cases()
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_golden_case(case):
-    outcome = run_case(case)
+    outcome = run_case(case, app)
     assert outcome.passed, outcome.message
 
 

@@ -34,6 +34,10 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typer import Typer
 
 IN_SUFFIX = ".in.py"
 OUT_SUFFIX = ".out.py"
@@ -144,8 +148,9 @@ class CaseOutcome:
     message: str = ""
 
 
-def run_case(case: GoldenCase) -> CaseOutcome:
-    """Run one case through `torchfix apply` and `torchfix check`, as a user would."""
+def run_case(case: GoldenCase, cli: Typer) -> CaseOutcome:
+    """Run one case through `torchfix apply` and `torchfix check` of the app `cli`
+    (`torchfix.cli.app`), as a user would."""
     args, filename = case.directives()
     if case.is_folder:
         files = _folder_files(case)
@@ -161,7 +166,7 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         if case.config_path is not None and not case.is_folder:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
-            code, output = _cli(["check", "--select", case.codemod, "--quiet", "--show-all",
+            code, output = _cli(cli, ["check", "--select", case.codemod, "--quiet", "--show-all",
                                  *args, filename])
             wanted = case.check_path.read_text(encoding="utf-8")
             if output.strip() != wanted.strip():
@@ -169,7 +174,7 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         disagreement = _check_against_apply(case.codemod, args, filename)
         if disagreement:
             return CaseOutcome(case, False, disagreement)
-        code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
+        code, output = _cli(cli, ["apply", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0:
             return CaseOutcome(case, False, f"apply exited {code}: {output.strip()}")
         for target, (_, expected) in files.items():
@@ -180,10 +185,10 @@ def run_case(case: GoldenCase) -> CaseOutcome:
                 return CaseOutcome(case, False, _mismatch(
                     f"output of {target.as_posix()}", expected.decode(errors="replace"),
                     produced.decode(errors="replace")))
-        code, output = _cli(["apply", "--select", case.codemod, "--quiet", *args, filename])
+        code, output = _cli(cli, ["apply", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0 or any(t.read_bytes() != expected for t, (_, expected) in files.items()):
             return CaseOutcome(case, False, "not idempotent: a second run changed the output")
-        code, output = _cli(["check", "--select", case.codemod, "--quiet", *args, filename])
+        code, output = _cli(cli, ["check", "--select", case.codemod, "--quiet", *args, filename])
         if code != 0:
             return CaseOutcome(case, False, f"check still fails after apply:\n{output}")
     return CaseOutcome(case, True)
@@ -219,12 +224,10 @@ def _check_against_apply(codemod: str, args: list[str], filename: str) -> str:
                      json.dumps(reports["apply"], indent=1), json.dumps(reports["check"], indent=1))
 
 
-def _cli(args: list[str], stderr: bool = True) -> tuple[int, str]:
+def _cli(cli: Typer, args: list[str], stderr: bool = True) -> tuple[int, str]:
     from typer.testing import CliRunner
 
-    from torchfix.cli import app
-
-    result = CliRunner().invoke(app, [*args, "--jobs", "1"])
+    result = CliRunner().invoke(cli, [*args, "--jobs", "1"])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.stdout + (result.stderr if stderr else "")

@@ -12,9 +12,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
+from typing import TYPE_CHECKING
 
 from torchfix.golden import discover_cases, run_case
 from torchfix.smoke import Scenario, ScenarioFailed, ScenarioSkipped, all_scenarios
+
+if TYPE_CHECKING:
+    from typer import Typer
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ def planned(selected: Iterable[str] | None) -> tuple[list, list[Scenario]]:
 def run_selftest(
     selected: Iterable[str] | None,
     gpu: bool,
+    cli: Typer,
     on_check: Callable[[Check], None] | None = None,
 ) -> list[Check]:
     cases, scenarios = planned(selected)
@@ -50,7 +55,7 @@ def run_selftest(
     for case in cases:
         started = time.perf_counter()
         try:
-            outcome = run_case(case)
+            outcome = run_case(case, cli)
             status, detail = ("passed", "") if outcome.passed else ("failed", outcome.message)
         except Exception as exc:  # a crash in one case must not hide the others
             status, detail = "failed", f"{type(exc).__name__}: {exc}"

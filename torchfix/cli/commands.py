@@ -44,6 +44,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
+    context: typer.Context,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True,
@@ -51,3 +52,6 @@ def _main(
     ] = False,
 ) -> None:
     """Safe, idempotent codemods for PyTorch code."""
+    # The app itself, for a command that runs others (selftest runs the golden cases
+    # through it) without importing this module, which imports every command.
+    context.obj = app

@@ -60,6 +60,7 @@ def server() -> None:
 
 
 def selftest(
+    context: typer.Context,
     select: SelectOpt = None,
     gpu: Annotated[
         bool, typer.Option("--gpu", help="Also run the CUDA scenarios (fails without CUDA).")
@@ -80,7 +81,8 @@ def selftest(
     cases, scenarios = planned(selected)
     with ProgressBar(stderr, enabled=True) as progress:
         progress.set_total(len(cases) + len(scenarios))
-        checks = run_selftest(selected, gpu, on_check=lambda _check: progress.advance())
+        checks = run_selftest(selected, gpu, context.obj,
+                              on_check=lambda _check: progress.advance())
     print_selftest(stdout(), checks, _torch_description())
     raise typer.Exit(EXIT_FINDINGS if any(c.status == "failed" for c in checks) else EXIT_OK)
 

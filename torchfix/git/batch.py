@@ -24,10 +24,10 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import TracebackType
 
 import git
 from rich.table import Table
@@ -54,9 +54,6 @@ from torchfix.git.gitops import (
 from torchfix.git.gitreport import pr_body, pr_title, verify_summary
 from torchfix.git.rate_limit import TokenBucket
 from torchfix.git.verify_command import VerifyInterrupted
-
-if TYPE_CHECKING:
-    from torchfix.git.batch_executors import BatchExecutor
 
 GH_TIMEOUT_SECONDS = 120
 # scheme://... or scp-like user@host:path; anything else is a path.
@@ -203,18 +200,33 @@ def _is_bare_repository(spec: str) -> bool:
         return False
 
 
+class BatchExecutor:
+    """Runs the per-repository work; used as a context manager around `run`."""
+
+    def __enter__(self) -> BatchExecutor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        return None
+
+    def run(self, targets: Sequence[Target],
+            options: BatchOptions) -> Iterator[tuple[int, Prepared]]:
+        """Yield (index in `targets`, `process_target`'s result) as each one finishes."""
+        raise NotImplementedError
+
+
+
 def run_batch(
     targets: Sequence[Target],
     options: BatchOptions,
     on_done: Callable[[RepoOutcome], None] = lambda _outcome: None,
-    executor: BatchExecutor | None = None,
+    *,
+    executor: BatchExecutor,
 ) -> list[RepoOutcome]:
-    """Process every target on `executor` (default: `options.jobs` threads), finishing each
-    on this process as it comes back; outcomes in the targets' order."""
-    if executor is None:
-        from torchfix.git.batch_executors import LocalExecutor  # it imports this module
-
-        executor = LocalExecutor(options.jobs)
+    """Process every target on `executor` (threads here, or a Ray cluster:
+    `torchfix.git.batch_executors`), finishing each on this process as it comes back;
+    outcomes in the targets' order."""
     gh = shutil.which("gh") if options.open_pr else None
     pushes = (TokenBucket(options.max_pushes_per_minute)
               if options.max_pushes_per_minute else None)

@@ -26,6 +26,7 @@ from torchfix.engine.pipeline import RunOptions
 from torchfix.engine.runner import on_parser_stack
 from torchfix.git.batch import (
     DEFAULT_JOBS,
+    BatchExecutor,
     BatchOptions,
     Prepared,
     Target,
@@ -48,22 +49,6 @@ TEST_FAULTS_ENV = "TORCHFIX_TEST_RAY_FAULTS"
 
 class ExecutorError(Exception):
     """The executor cannot run at all (Ray missing or unreachable); one line for users."""
-
-
-class BatchExecutor:
-    """Runs the per-repository work; used as a context manager around `run`."""
-
-    def __enter__(self) -> BatchExecutor:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        return None
-
-    def run(self, targets: Sequence[Target],
-            options: BatchOptions) -> Iterator[tuple[int, Prepared]]:
-        """Yield (index in `targets`, `process_target`'s result) as each one finishes."""
-        raise NotImplementedError
 
 
 class LocalExecutor(BatchExecutor):
