@@ -67,6 +67,9 @@ DEFAULT_LINE_LENGTH = 88  # black's, where the project configures no formatter
 MESSAGE = "pass strict=True to make the checkpoint contract explicit"
 # What the reviewer of an unsafe fix must check: passing `strict` elsewhere is a TypeError.
 UNKNOWN_RECEIVER = "receiver's class unknown: make sure its load_state_dict takes strict"
+STRICTLESS_IN_REACH = ("pass strict=True if the receiver's load_state_dict takes it: its "
+                       "class is unknown, and {} (defined or imported here) has a "
+                       "load_state_dict without strict")
 
 
 class StrictLoadStateDict(Codemod):
@@ -123,9 +126,13 @@ class StrictLoadStateDict(Codemod):
     says it holds training state (loops, trackers, callbacks, loaders, samplers, buffers,
     updaters, EMA helpers, ...), or when it is a loop variable over anything but a
     literal list or tuple (or an `nn.ModuleList`) of receivers: such a container can hold
-    anything. Everything else is **unsafe**, and says what to check ("receiver's class
-    unknown: make sure its load_state_dict takes strict"): a name alone (`model`,
-    `policy_net`) never makes the change safe. Calls that already pass `strict` or pass
+    anything; nor in the `except TypeError:` fallback after a call that passed `strict`
+    (the fallback exists for receivers without it). A receiver made by calling a class
+    taken out of a container (`Encoder = encoders[name]["encoder"]; Encoder()`) is only
+    reported when a class defined in the module, or in a project module it imports, has
+    a `load_state_dict` without `strict`. Everything else is **unsafe**, and says what
+    to check ("receiver's class unknown: make sure its load_state_dict takes strict"): a
+    name alone (`model`, `policy_net`) never makes the change safe. Calls that already pass `strict` or pass
     `*args`/`**kwargs` are left alone; inside a function that takes a `strict` parameter
     of its own, the call is reported instead: that parameter should be passed on.
 
@@ -156,6 +163,7 @@ class StrictLoadStateDict(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         receivers = _Receivers(file)
         model = file.semantic
+        strictless: list[str] | None = None  # read once, for the first unknown receiver
         for call in _load_state_dict_calls(file.tree):
             if not call.args and not call.keywords:
                 continue
@@ -170,6 +178,8 @@ class StrictLoadStateDict(Codemod):
                                   "silently; check the keys load_state_dict returns",
                                   Safety.MANUAL)
                 continue
+            if _in_type_error_fallback(model, call):
+                continue  # `except TypeError:` after a call with strict: for receivers without it
             function = model.enclosing_function(call)
             if function is not None and "strict" in _parameter_names(function):
                 yield Finding(call, "this function takes `strict` but does not pass it on: "
@@ -179,6 +189,13 @@ class StrictLoadStateDict(Codemod):
             kind = receivers.kind(receiver, call)
             if kind is Kind.OTHER:
                 continue
+            if kind is Kind.UNKNOWN and _made_by_class_variable(model, receiver):
+                if strictless is None:
+                    strictless = _strictless_classes_in_reach(file)
+                if strictless:
+                    yield Finding(call, STRICTLESS_IN_REACH.format(strictless[0]),
+                                  Safety.MANUAL)
+                    continue
             fix = (_add_strict(file, call),)
             if kind is Kind.MODULE:
                 yield Finding(call, MESSAGE, Safety.SAFE, fix)
@@ -237,6 +254,70 @@ def _indent_unit(file: FileContext) -> str:
                 return inner[len(outer):]
             break
     return "    "
+
+
+def _in_type_error_fallback(model: SemanticModel, call: ast.Call) -> bool:
+    """Whether `call` is in an `except TypeError` handler: the fallback of code that first
+    tried `load_state_dict(..., strict=...)`, for receivers whose method takes no strict."""
+    for ancestor in model.ancestors(call):
+        if isinstance(ancestor, ast.ExceptHandler) and ancestor.type is not None:
+            caught = (ancestor.type.elts if isinstance(ancestor.type, ast.Tuple)
+                      else [ancestor.type])
+            if any(model.qualified_name(c) in ("TypeError", "builtins.TypeError")
+                   or (isinstance(c, ast.Name) and c.id == "TypeError") for c in caught):
+                return True
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+    return False
+
+
+def _made_by_class_variable(model: SemanticModel, receiver: ast.expr) -> bool:
+    """Whether `receiver` is a local made by calling a class taken out of a container:
+    `Encoder = encoders[name]["encoder"]; encoder = Encoder(...)` (or `encoders[name](...)`
+    directly): which class it is depends on data, so any class of the registry may be it."""
+    if not isinstance(receiver, ast.Name):
+        return False
+    binding = model.binding(receiver)
+    value = binding.value if binding is not None else None
+    if not isinstance(value, ast.Call):
+        return False
+    callee = value.func
+    if isinstance(callee, ast.Subscript):
+        return True
+    if isinstance(callee, ast.Name):
+        made_by = model.binding(callee)
+        return made_by is not None and isinstance(made_by.value, ast.Subscript)
+    return False
+
+
+def _strictless_classes_in_reach(file: FileContext) -> list[str]:
+    """The project's classes, defined in this module or in a project module it imports
+    from, whose `load_state_dict` takes no `strict`: a receiver of unknown class here may
+    well be one of them (`Encoder = encoders[name]["encoder"]; Encoder(...)`)."""
+    project = file.project
+    here = project.module(file.module.name)
+    if here is None:
+        return []
+    modules = [here]
+    seen = {here.name}
+    for target in here.names.values():
+        parts = target.split(".")
+        for length in range(len(parts), 0, -1):
+            name = ".".join(parts[:length])
+            if name in seen:
+                break
+            facts = project.module(name)
+            if facts is not None:
+                seen.add(name)
+                modules.append(facts)
+                break
+    found = []
+    for facts in modules:
+        for cls in facts.classes.values():
+            method = cls.methods.get("load_state_dict")
+            if method is not None and not method.accepts_keyword("strict"):
+                found.append(cls.qualified_name)
+    return sorted(found)
 
 
 def _load_state_dict_calls(tree: ast.Module) -> list[ast.Call]:

@@ -190,10 +190,10 @@ class AmpApi(Codemod):
     imported but not used in the file, or listed in `__all__` (modules importing it from
     this one call it without a device); a module alias that is also used for something
     torch.amp lacks. Left alone silently: code that already chooses between the two APIs
-    (`torch.amp` in another branch of the same `if`, conditional expression or `try`,
-    e.g. a torch-version check: the old spelling there is a deliberate fallback for old
-    torch; a branch that picks a *device* instead, like `elif device_type == "cuda":`,
-    is migrated), and names torch.amp has no equivalent for
+    (`torch.amp`, `torch.autocast` or `torch.GradScaler` in another branch of the same
+    `if`, conditional expression or `try`, e.g. a torch-version check: the old spelling
+    there is a deliberate fallback for old torch; a branch that picks a *device*
+    instead, like `elif device_type == "cuda":`, is migrated), and names torch.amp has no equivalent for
     (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler` submodules).
     """
 
@@ -671,7 +671,7 @@ class _Planner:
             parent = self.model.parent(load)
             if (
                 isinstance(parent, ast.Attribute)
-                and parent.attr in ("amp", "autocast")
+                and parent.attr in ("amp", "autocast", "GradScaler")
                 and self.model.qualified_name(load) == "torch"
             ) or any(binding.is_import and _is_torch_amp(binding.qualified_name or "")
                      for binding in self.model.bindings(load)):
@@ -916,7 +916,7 @@ def _deprecated_bindings(node: ast.ImportFrom) -> list[str] | None:
 
 def _is_torch_amp(qualified_name: str) -> bool:
     return (
-        qualified_name in ("torch.amp", "torch.autocast")
+        qualified_name in ("torch.amp", "torch.autocast", "torch.GradScaler")
         or qualified_name.startswith("torch.amp.")
     )
 

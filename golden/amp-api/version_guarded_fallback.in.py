@@ -36,3 +36,12 @@ class NativeScaler:
             self._scaler = torch.amp.GradScaler(device=device)
         except (AttributeError, TypeError):
             self._scaler = torch.cuda.amp.GradScaler()
+
+
+class Brain:
+    def __init__(self, device, enabled):
+        # torch.GradScaler is the new API's other spelling (torch >= 2.3).
+        if version.parse(torch.__version__) < version.parse("2.4.0"):
+            self.scaler = torch.cuda.amp.GradScaler(enabled=enabled)
+        else:
+            self.scaler = torch.GradScaler(device, enabled=enabled)
