@@ -132,9 +132,10 @@ class StrictLoadStateDict(Codemod):
     reported when a class defined in the module, or in a project module it imports, has
     a `load_state_dict` without `strict`. Everything else is **unsafe**, and says what
     to check ("receiver's class unknown: make sure its load_state_dict takes strict"): a
-    name alone (`model`, `policy_net`) never makes the change safe. Calls that already pass `strict` or pass
-    `*args`/`**kwargs` are left alone; inside a function that takes a `strict` parameter
-    of its own, the call is reported instead: that parameter should be passed on.
+    name alone (`model`, `policy_net`) never makes the change safe. Calls that already
+    pass `strict` or pass `*args`/`**kwargs` are left alone; inside a function that
+    takes a `strict` parameter of its own, the call is reported instead: that parameter
+    should be passed on.
 
     Where `, strict=True` would push a line that fit the project's line length (ruff's
     or black's `line-length`, else 88) past it, the call's arguments go on a line of

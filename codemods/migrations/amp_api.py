@@ -193,8 +193,9 @@ class AmpApi(Codemod):
     (`torch.amp`, `torch.autocast` or `torch.GradScaler` in another branch of the same
     `if`, conditional expression or `try`, e.g. a torch-version check: the old spelling
     there is a deliberate fallback for old torch; a branch that picks a *device*
-    instead, like `elif device_type == "cuda":`, is migrated), and names torch.amp has no equivalent for
-    (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler` submodules).
+    instead, like `elif device_type == "cuda":`, is migrated), and names torch.amp has
+    no equivalent for (`amp_definitely_not_available`, the `autocast_mode`/`grad_scaler`
+    submodules).
     """
 
     name = "amp-api"
