@@ -675,15 +675,17 @@ def check(
 
 @app.command("list")
 def list_codemods() -> None:
-    """Show every codemod: name, summary, fix safety, whether it is on by default."""
+    """Show every codemod: name, TorchFix codes, summary, fix safety, default on/off."""
     table = Table(header_style="bold")
     table.add_column("name", no_wrap=True)
+    table.add_column("codes", no_wrap=True)
     table.add_column("summary")
     table.add_column("fixes", no_wrap=True)
     table.add_column("default", no_wrap=True)
     for codemod in registry.all_codemods():
         table.add_row(
             codemod.name,
+            ", ".join(registry.codes_of(codemod)),
             codemod.summary,
             codemod.fix_safety,
             "on" if codemod.enabled_by_default else "off",

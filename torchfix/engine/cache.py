@@ -28,7 +28,8 @@ from torchfix.model.project import Project
 from torchfix.rewrite.codemod import Change, Safety
 
 FOLDER_NAME = ".torchfix_cache"
-_FORMAT = 3  # 2: changes carry their end position; 3: and the project facts they read
+_FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;
+# 4: and their TorchFix code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,7 +93,7 @@ def _encode(result: FileResult) -> dict[str, Any]:
         "format": _FORMAT,
         "changes": [
             [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied, c.end_line,
-             c.end_column]
+             c.end_column, c.code]
             for c in result.changes
         ],
         "error": dataclasses.asdict(result.error) if result.error else None,
@@ -109,8 +110,9 @@ def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
     return FileResult(
         path,
         changes=tuple(
-            Change(codemod, line, column, message, Safety(safety), applied, end_line, end_column)
-            for codemod, line, column, message, safety, applied, end_line, end_column
+            Change(codemod, line, column, message, Safety(safety), applied, end_line, end_column,
+                   code)
+            for codemod, line, column, message, safety, applied, end_line, end_column, code
             in entry["changes"]
         ),
         error=FileError(**entry["error"]) if entry["error"] else None,

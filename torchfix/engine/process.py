@@ -28,7 +28,7 @@ from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies, is_codemod
 from torchfix.rewrite.sparse_source import SparseSource, sparse_source
 from torchfix.rewrite.statement_lines import statement_lines
-from torchfix.rewrite.suppressions import MARKER, Suppressions, find_suppressions
+from torchfix.rewrite.suppressions import Suppressions, find_suppressions, may_suppress
 
 # Messages from CPython's parser that mean "too deep", not "invalid".
 _NESTING_ERRORS = (
@@ -240,7 +240,7 @@ def _rewrite(
         module = _parse(data, python_error)
         original = _Source(data.decode(module.encoding), python_tree, module.encoding, data,
                            python_error, candidates, _tree=module)
-    suppressions = find_suppressions(original.text) if MARKER in data else Suppressions()
+    suppressions = find_suppressions(original.text) if may_suppress(data) else Suppressions()
 
     changes: list[Change] = []
     current = original
@@ -312,6 +312,7 @@ def _decide(
         decided.append((finding, Change(
             codemod.name, span.line, span.column + 1, finding.message, finding.safety,
             applies(finding.safety, settings.unsafe_fixes), span.end_line, span.end_column + 1,
+            finding.code or (codemod.codes[0] if len(codemod.codes) == 1 else None),
         )))
     decided.sort(key=lambda pair: (pair[1].line, pair[1].column))
     return file, decided
@@ -376,7 +377,7 @@ def _findings(
         return _findings_on_libcst(data, path, legacy, settings, python_tree, python_error,
                                    candidates)
     text, encoding = decoded
-    suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    suppressions = find_suppressions(text) if may_suppress(data) else Suppressions()
     source = _Source(text, python_tree, encoding, data, python_error, candidates)
     by_codemod: dict[str, list[Change]] = {}
     on_libcst: list[type[TorchfixCodemod]] = []
@@ -439,7 +440,7 @@ def _findings_on_libcst(
         _, encoding, suppressions = decoded
     else:
         encoding = module.encoding
-        suppressions = find_suppressions(source.text) if MARKER in data else Suppressions()
+        suppressions = find_suppressions(source.text) if may_suppress(data) else Suppressions()
     changes: list[Change] = []
     for codemod in codemods:
         changes.extend(_run_codemod(codemod, source, path, settings, suppressions)[1])
