@@ -9,6 +9,9 @@ from codemods.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
+from codemods.data.non_public_api import NonPublicApi
+from codemods.deprecations.deprecated_api import DeprecatedApi
+from codemods.deprecations.removed_api import RemovedApi
 from codemods.hoist_mask_constant import HoistMaskConstant
 from torchfix.rewrite.codemod import TorchfixCodemod
 
@@ -19,6 +22,10 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     HoistMaskConstant,
     ClampLogRatio,
     AtomicSave,
+    # TorchFix's rules and the torch 2.x migrations (issue 17).
+    RemovedApi,
+    DeprecatedApi,
+    NonPublicApi,
 )
 
 __all__ = ["CODEMODS"]

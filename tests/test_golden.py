@@ -19,7 +19,8 @@ def test_golden_case(case):
 def test_every_codemod_has_positive_and_negative_cases():
     for codemod in registry.all_codemods():
         cases = [case for case in CASES if case.codemod == codemod.name]
-        assert any(case.expected_path for case in cases), f"{codemod.name}: no rewrite case"
+        if codemod.fix_safety != "report":  # a codemod that only reports rewrites nothing
+            assert any(case.expected_path for case in cases), f"{codemod.name}: no rewrite case"
         assert any(not case.expected_path for case in cases), f"{codemod.name}: no negative case"
 
 
