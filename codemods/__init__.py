@@ -7,6 +7,7 @@ contract), add its class here, and give it a `golden/<name>/` folder.
 from codemods.amp_api import AmpApi
 from codemods.assert_to_raise import AssertToRaise
 from codemods.atomic_save import AtomicSave
+from codemods.checkpoints.load_weights_only import LoadWeightsOnly
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.data.non_public_api import NonPublicApi
@@ -26,6 +27,7 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     RemovedApi,
     DeprecatedApi,
     NonPublicApi,
+    LoadWeightsOnly,
 )
 
 __all__ = ["CODEMODS"]
