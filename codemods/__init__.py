@@ -10,6 +10,8 @@ from codemods.atomic_save import AtomicSave
 from codemods.checkpoints.load_weights_only import LoadWeightsOnly
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
+from codemods.correctness.checkpoint_use_reentrant import CheckpointUseReentrant
+from codemods.correctness.require_grad_typo import RequireGradTypo
 from codemods.data.non_public_api import NonPublicApi
 from codemods.deprecations.deprecated_api import DeprecatedApi
 from codemods.deprecations.removed_api import RemovedApi
@@ -28,6 +30,8 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     DeprecatedApi,
     NonPublicApi,
     LoadWeightsOnly,
+    RequireGradTypo,
+    CheckpointUseReentrant,
 )
 
 __all__ = ["CODEMODS"]

@@ -1,0 +1,1 @@
+"""Codemods for code that silently does something else than it says."""
