@@ -16,6 +16,9 @@ from codemods.data.non_public_api import NonPublicApi
 from codemods.deprecations.deprecated_api import DeprecatedApi
 from codemods.deprecations.removed_api import RemovedApi
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.numerics.expm1 import Expm1
+from codemods.numerics.log1p import Log1p
+from codemods.numerics.logsumexp import Logsumexp
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
@@ -32,6 +35,9 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     LoadWeightsOnly,
     RequireGradTypo,
     CheckpointUseReentrant,
+    Log1p,
+    Expm1,
+    Logsumexp,
 )
 
 __all__ = ["CODEMODS"]

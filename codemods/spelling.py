@@ -13,13 +13,13 @@ import ast
 from dataclasses import dataclass
 
 from torchfix.model.semantic import BUILTINS
-from torchfix.rewrite.contract import AddImport, FileContext
+from torchfix.rewrite.contract import AddImport, Edit, FileContext
 
 
 @dataclass(frozen=True)
 class Spelling:
     text: str
-    imports: tuple[AddImport, ...] = ()
+    imports: tuple[Edit, ...] = ()  # imports to add (or drop) for the text to work
 
 
 def through_chain(file: FileContext, chain: ast.expr, qualified: str) -> str | None:
@@ -60,7 +60,7 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     return Spelling(qualified, (AddImport(module_import or top),))
 
 
-def _module_import(module: str | None) -> tuple[AddImport, ...]:
+def _module_import(module: str | None) -> tuple[Edit, ...]:
     return (AddImport(module),) if module else ()
 
 

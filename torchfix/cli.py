@@ -722,11 +722,11 @@ def selftest(
 
     names = _names(select)
     try:
-        if names is not None:
-            registry.select(names)
+        # TorchFix codes stand for the codemods that carry them.
+        chosen = [c.name for c in registry.select(names)] if names is not None else None
     except registry.UnknownCodemodError as exc:
         _usage_error(str(exc))
-    selected = None if names is None or registry.ALL_SELECTOR in names else names
+    selected = None if names is None or registry.ALL_SELECTOR in names else chosen
     cases, scenarios = planned(selected)
     with ProgressBar(stderr, enabled=True) as progress:
         progress.set_total(len(cases) + len(scenarios))

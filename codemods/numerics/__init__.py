@@ -1,0 +1,1 @@
+"""Codemods for numerically stable forms of common expressions."""

@@ -1,0 +1,80 @@
+"""log1p: `torch.log(1 + x)` → `torch.log1p(x)` (TorchFix TOR106)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from codemods.numerics.patterns import holds_call, is_one, spell, unary_torch_call
+from torchfix.model.ast_index import nodes_of
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+MESSAGE = ("torch.log(1 + x) loses x when it is small: torch.log1p(x) keeps it "
+           "(unsafe: the last bits of the result change)")
+
+
+class Log1p(Codemod):
+    """Use `torch.log1p(x)` for `torch.log(1 + x)`.
+
+    ## What it does
+    `torch.log(1 + x)` and `torch.log(x + 1)` (the literal `1` or `1.0`, through any alias
+    of torch) become `torch.log1p(x)`.
+
+    ## Why
+    `1 + x` rounds away what lies below the float's precision: for `x = 1e-8` in float32,
+    `1 + x == 1` and the log is 0, while `log1p(x)` is `1e-8`. Such terms are common in
+    losses and likelihoods (`log(1 + exp(-z))`, `log(1 + ratio)`), where the lost digits
+    are the signal.
+
+    ## Example
+    ```python
+    penalty = torch.log(1 + ratio)
+    ```
+    becomes
+    ```python
+    penalty = torch.log1p(ratio)
+    ```
+
+    ## Fix safety
+    **Unsafe**: the result is more accurate, which means its last bits differ from what
+    the code computed before (results compared bit for bit, or a test's golden values,
+    change). TorchFix code: TOR106 (TorchFix reported it without a fix).
+    """
+
+    name = "log1p"
+    summary = "Use torch.log1p(x) for torch.log(1 + x): accurate for small x."
+    triggers = (b"log(",)
+    fix_safety = "unsafe"
+    codes = ("TOR106",)
+    family = "numerics"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in nodes_of(tree, ast.Call) if _named(call.func, "log")
+                and len(call.args) == 1 and isinstance(call.args[0], ast.BinOp)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        for call in nodes_of(file.tree, ast.Call):
+            argument = unary_torch_call(file, call, "log")
+            if not (isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Add)):
+                continue
+            if is_one(file, argument.left):
+                x = argument.right
+            elif is_one(file, argument.right):
+                x = argument.left
+            else:
+                continue
+            if holds_call(file, x, ("log", "log1p")):
+                continue  # the inner one first; this one is decided on its own afterwards
+            spelled = spell(file, call, "log1p")  # type: ignore[arg-type]
+            if spelled is None:
+                continue
+            yield Finding(call, MESSAGE, Safety.UNSAFE, (
+                ReplaceNode(call.func, spelled.text), ReplaceNode(argument, file.source(x)),
+                *spelled.imports))
+
+
+def _named(func: ast.expr, name: str) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == name) or (
+        isinstance(func, ast.Name) and func.id == name)
