@@ -19,6 +19,9 @@ from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.numerics.expm1 import Expm1
 from codemods.numerics.log1p import Log1p
 from codemods.numerics.logsumexp import Logsumexp
+from codemods.vision.pretrained_weights import TorchvisionPretrained
+from codemods.vision.singleton_import import TorchvisionSingletonImport
+from codemods.vision.to_tensor import TorchvisionToTensor
 from torchfix.rewrite.codemod import TorchfixCodemod
 
 CODEMODS: tuple[type[TorchfixCodemod], ...] = (
@@ -38,6 +41,9 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     Log1p,
     Expm1,
     Logsumexp,
+    TorchvisionPretrained,
+    TorchvisionToTensor,
+    TorchvisionSingletonImport,
 )
 
 __all__ = ["CODEMODS"]

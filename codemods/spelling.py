@@ -26,11 +26,18 @@ def through_chain(file: FileContext, chain: ast.expr, qualified: str) -> str | N
     """`qualified` written through a prefix of the attribute chain `chain` whose meaning
     is a prefix of it: `th.cholesky` (th = torch) and "torch.linalg.cholesky" give
     "th.linalg.cholesky". None when no prefix of the chain leads there."""
+    found = _through_chain(file, chain, qualified)
+    return found[0] if found else None
+
+
+def _through_chain(file: FileContext, chain: ast.expr, qualified: str
+                   ) -> tuple[str, str] | None:
+    """(the spelling, the meaning of the prefix it goes through)."""
     node: ast.expr | None = chain
     while node is not None:
         meaning = file.semantic.qualified_name(node)
         if meaning is not None and (qualified == meaning or qualified.startswith(meaning + ".")):
-            return file.source(node) + qualified[len(meaning):]
+            return file.source(node) + qualified[len(meaning):], meaning
         node = node.value if isinstance(node, ast.Attribute) else None
     return None
 
@@ -45,12 +52,12 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     (or `module_import`, for submodules `import torch` does not load) and the full path.
     """
     if via is not None:
-        text = through_chain(file, via, qualified)
-        if text is not None:
-            return Spelling(text, _module_import(module_import))
-    text = _through_imports(file, at, qualified)
-    if text is not None:
-        return Spelling(text, _module_import(module_import))
+        found = _through_chain(file, via, qualified)
+        if found is not None:
+            return Spelling(found[0], _module_import(module_import, found[1]))
+    found = _through_imports(file, at, qualified)
+    if found is not None:
+        return Spelling(found[0], _module_import(module_import, found[1]))
     module, _, name = qualified.rpartition(".")
     if from_import and module and name_is_free(file, name, qualified):
         return Spelling(name, (AddImport(module, name),))
@@ -60,15 +67,20 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     return Spelling(qualified, (AddImport(module_import or top),))
 
 
-def _module_import(module: str | None) -> tuple[Edit, ...]:
-    return (AddImport(module),) if module else ()
+def _module_import(module: str | None, through: str) -> tuple[Edit, ...]:
+    """`import module` when the spelling goes through a package above it (`import torch`
+    does not load torch.distributed.tensor); nothing when it goes through the module."""
+    if not module or through == module or through.startswith(module + "."):
+        return ()
+    return (AddImport(module),)
 
 
-def _through_imports(file: FileContext, at: ast.AST, qualified: str) -> str | None:
-    """Through the longest imported name visible at `at` that leads to `qualified`."""
+def _through_imports(file: FileContext, at: ast.AST, qualified: str) -> tuple[str, str] | None:
+    """Through the longest imported name visible at `at` that leads to `qualified`:
+    (the spelling, the meaning of that name)."""
     model = file.semantic
     scope = model.scope_of(at)
-    best: tuple[int, str] | None = None
+    best: tuple[str, str] | None = None
     for binding in model.imported_names():
         meaning = binding.qualified_name
         if meaning is None or not (qualified == meaning or qualified.startswith(meaning + ".")):
@@ -76,9 +88,9 @@ def _through_imports(file: FileContext, at: ast.AST, qualified: str) -> str | No
         seen = model.bindings_of(binding.name, scope)
         if not seen or any(other.qualified_name != meaning for other in seen):
             continue
-        if best is None or len(meaning) > best[0]:
-            best = (len(meaning), binding.name + qualified[len(meaning):])
-    return best[1] if best else None
+        if best is None or len(meaning) > len(best[1]):
+            best = (binding.name + qualified[len(meaning):], meaning)
+    return best
 
 
 def name_is_free(file: FileContext, name: str, qualified: str) -> bool:
