@@ -12,13 +12,16 @@ from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from codemods.clamp_log_ratio import ClampLogRatio
 from codemods.correctness.checkpoint_use_reentrant import CheckpointUseReentrant
 from codemods.correctness.require_grad_typo import RequireGradTypo
+from codemods.data.dataloader_workers import DataloaderWorkers
 from codemods.data.non_public_api import NonPublicApi
 from codemods.deprecations.deprecated_api import DeprecatedApi
 from codemods.deprecations.removed_api import RemovedApi
 from codemods.hoist_mask_constant import HoistMaskConstant
+from codemods.internal.scoped_library import ScopedLibrary
 from codemods.numerics.expm1 import Expm1
 from codemods.numerics.log1p import Log1p
 from codemods.numerics.logsumexp import Logsumexp
+from codemods.performance.zero_grad_set_to_none import ZeroGradSetToNone
 from codemods.vision.pretrained_weights import TorchvisionPretrained
 from codemods.vision.singleton_import import TorchvisionSingletonImport
 from codemods.vision.to_tensor import TorchvisionToTensor
@@ -44,6 +47,9 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     TorchvisionPretrained,
     TorchvisionToTensor,
     TorchvisionSingletonImport,
+    DataloaderWorkers,
+    ZeroGradSetToNone,
+    ScopedLibrary,
 )
 
 __all__ = ["CODEMODS"]

@@ -1,0 +1,73 @@
+"""dataloader-workers: a DataLoader that loads in the training process (TorchFix TOR401)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, Safety
+
+NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
+
+
+class DataloaderWorkers(Codemod):
+    """Report a `DataLoader` without worker processes.
+
+    ## What it does
+    Reports `torch.utils.data.DataLoader(...)` calls that pass no `num_workers`, or
+    `num_workers=0`: the data is then loaded and transformed in the training process,
+    between steps, while the GPU waits.
+
+    ## Why
+    For image and audio pipelines this is often the largest avoidable cost of a training
+    run; PyTorch's profiler reports it as the synchronized data-loader pattern.
+
+    ## Example
+    ```python
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    ```
+    is reported; a person chooses the number of workers (it depends on the machine, and
+    some datasets are not safe to load from several processes).
+
+    ## Fix safety
+    No automatic fix: the right number of workers is not in the code, and workers change
+    how datasets with state, random augmentation seeds and CUDA in `__getitem__` behave.
+    A `num_workers` that is not a literal is left alone. Off by default, as in TorchFix
+    (TOR4 codes were opt-in there): select it with `--select dataloader-workers` or TOR401.
+    """
+
+    name = "dataloader-workers"
+    summary = "Report DataLoaders without num_workers: data then loads in the training process."
+    triggers = (b"DataLoader",)
+    fix_safety = "report"
+    enabled_by_default = False
+    codes = ("TOR401",)
+    family = "data"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in nodes_of(tree, ast.Call) if _named(call.func)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        model = file.semantic
+        for call in nodes_of(file.tree, ast.Call):
+            if not _named(call.func) or model.qualified_name(call.func) not in (
+                    "torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"):
+                continue
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                continue
+            workers = next((k.value for k in call.keywords if k.arg == "num_workers"), None)
+            if workers is None and len(call.args) > NUM_WORKERS_POSITION:
+                workers = call.args[NUM_WORKERS_POSITION]
+            if workers is not None and model.literal(workers) != 0:
+                continue
+            yield Finding(call, "this DataLoader loads data in the training process: pass "
+                          "num_workers > 0 (and pin_memory=True for CUDA)", Safety.MANUAL)
+
+
+def _named(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == "DataLoader") or (
+        isinstance(func, ast.Name) and func.id == "DataLoader")
