@@ -18,6 +18,10 @@ from codemods.deprecations.deprecated_api import DeprecatedApi
 from codemods.deprecations.removed_api import RemovedApi
 from codemods.hoist_mask_constant import HoistMaskConstant
 from codemods.internal.scoped_library import ScopedLibrary
+from codemods.migrations.autocast_device import AutocastDevice
+from codemods.migrations.dcp_save_load import DcpSaveLoad
+from codemods.migrations.scheduler_verbose import LrSchedulerVerbose
+from codemods.migrations.sdpa_kernel import SdpaKernel
 from codemods.numerics.expm1 import Expm1
 from codemods.numerics.log1p import Log1p
 from codemods.numerics.logsumexp import Logsumexp
@@ -50,6 +54,10 @@ CODEMODS: tuple[type[TorchfixCodemod], ...] = (
     DataloaderWorkers,
     ZeroGradSetToNone,
     ScopedLibrary,
+    SdpaKernel,
+    LrSchedulerVerbose,
+    DcpSaveLoad,
+    AutocastDevice,
 )
 
 __all__ = ["CODEMODS"]

@@ -43,14 +43,20 @@ def _through_chain(file: FileContext, chain: ast.expr, qualified: str
 
 
 def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | None = None,
-          from_import: bool = False, module_import: str | None = None) -> Spelling | None:
+          from_import: bool = False, module_import: str | None = None,
+          prefer_from_import: bool = False) -> Spelling | None:
     """`qualified` written at `at`, or None when every spelling would clash.
 
     `via`: an attribute chain written at the use, tried first. Then a module the file
     imports (`torch` for "torch.outer"). Then an import is added: `from M import name`
     with `from_import` (the name must be free in the whole file), else `import <top>`
     (or `module_import`, for submodules `import torch` does not load) and the full path.
+    `prefer_from_import`: the name imported from its module comes first (where the
+    documented spelling is `from torch.nn.attention import sdpa_kernel`).
     """
+    module, _, name = qualified.rpartition(".")
+    if prefer_from_import and module and name_is_free(file, name, qualified):
+        return Spelling(name, (AddImport(module, name),))
     if via is not None:
         found = _through_chain(file, via, qualified)
         if found is not None:
@@ -58,7 +64,6 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     found = _through_imports(file, at, qualified)
     if found is not None:
         return Spelling(found[0], _module_import(module_import, found[1]))
-    module, _, name = qualified.rpartition(".")
     if from_import and module and name_is_free(file, name, qualified):
         return Spelling(name, (AddImport(module, name),))
     top = qualified.split(".")[0]

@@ -168,3 +168,17 @@ def test_rows_are_complete():
             assert row.handled_by in known, f"{row.name}: no codemod {row.handled_by}"
         if row.fix == "module":
             assert row.names and row.imports, row.name
+
+
+def test_every_name_a_migration_codemod_targets_is_a_row():
+    from codemods.migrations import autocast_device, dcp_save_load, sdpa_kernel
+
+    handled = {row.name: row.handled_by for row in ROWS}
+    targets = {
+        "autocast-device": set(autocast_device.RENAMES),
+        "dcp-save-load": {f"{dcp_save_load.MODULE}.{name}" for name in dcp_save_load.FUNCTIONS},
+        "sdpa-kernel": {sdpa_kernel.OLD},
+    }
+    for codemod, names in targets.items():
+        for name in sorted(names):
+            assert handled.get(name) == codemod, f"{name} ({codemod}) is not in the catalogue"

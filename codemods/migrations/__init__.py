@@ -1,0 +1,1 @@
+"""Codemods that move code to the APIs of torch 2.x."""
