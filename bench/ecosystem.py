@@ -4,10 +4,11 @@
     python bench/ecosystem.py timm trl           # just these
     python bench/ecosystem.py --out results/     # where the diffs and summary go
 
-For each project it reports files, files changed, changes per codemod, crashes (internal
-errors), outputs that fail to parse, files a second run would change again, findings of
-`check` that differ from the changes of `apply`, time and peak RSS — crashes, unparsable
-outputs, second-run changes and check/apply differences must be zero. The full diff of
+For each project it reports files, files changed, changes and findings without a fix per
+codemod, crashes (internal errors), outputs that fail to parse, files a second run would
+change again, findings of `check` that differ from the changes of `apply`, time and peak
+RSS — crashes, unparsable outputs, second-run changes and check/apply differences must be
+zero. The full diff of
 every project is saved so a person can read it (`<out>/<project>.diff`), with
 `summary.json` beside it.
 
@@ -43,6 +44,7 @@ DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     """Run in a child process: rewrite the project in memory and check every output."""
+    folder = folder.resolve()  # results name files by their real path (.corpus may be a link)
     options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
     started = time.perf_counter()
     outcome = run([folder], options)
@@ -50,6 +52,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     again_settings = EngineSettings(codemods=outcome.settings.codemods, unsafe_fixes=True)
 
     changes: Counter[str] = Counter()
+    reported: Counter[str] = Counter()  # findings with no automatic fix
     crashes: list[str] = []
     unparsable: list[str] = []
     unstable: list[str] = []
@@ -65,6 +68,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         for change in result.changes:
             if change.applied:
                 changes[change.codemod] += 1
+            else:
+                reported[change.codemod] += 1
         rewrite = result.rewrite()
         if rewrite is None:
             continue
@@ -93,6 +98,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         "parsed": sum(result.parsed for result in outcome.results),
         "files_changed": sum(result.changed for result in outcome.results),
         "changes": dict(sorted(changes.items())),
+        "reported": dict(sorted(reported.items())),
         "input_errors": input_errors,
         "crashes": crashes,
         "unparsable_outputs": unparsable,
@@ -154,7 +160,8 @@ def main() -> None:
         _, status, _ = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             rows.append({"project": name, "crashes": ["the check itself failed"],
-                         "files": 0, "files_changed": 0, "changes": {}, "seconds": 0,
+                         "files": 0, "files_changed": 0, "changes": {}, "reported": {},
+                         "seconds": 0,
                          "unparsable_outputs": [], "second_run_changes": [],
                          "check_differs": [], "check_against_apply_seconds": 0,
                          "input_errors": 0, "parsed": 0, "peak_rss_mb": 0})
@@ -174,22 +181,26 @@ def _print_table(rows: list[dict]) -> None:
 
     codemods = [codemod.name for codemod in registry.all_codemods()]
     table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
-    for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
-                   "unstable", "check≠apply", "input errors", "s", "RSS MB"):
+    for column in ("project", "files", "changed", "changes", "reported", "crashes",
+                   "unparsable", "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
     totals: Counter[str] = Counter()
+    reported: Counter[str] = Counter()
+    touched: Counter[str] = Counter()
     for row in rows:
-        counts = [row["changes"].get(name, 0) for name in codemods]
-        totals.update(dict(zip(codemods, counts, strict=True)))
+        totals.update(row["changes"])
+        reported.update(row.get("reported", {}))
+        touched.update({name for name in (*row["changes"], *row.get("reported", {}))})
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
-            *map(str, counts), str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
+            str(sum(row["changes"].values())), str(sum(row.get("reported", {}).values())),
+            str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
             str(len(row["second_run_changes"])), str(len(row["check_differs"])),
             str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
         )
     table.add_row(
         "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
-        *(str(totals[name]) for name in codemods),
+        str(sum(totals.values())), str(sum(reported.values())),
         str(sum(len(r["crashes"]) for r in rows)),
         str(sum(len(r["unparsable_outputs"]) for r in rows)),
         str(sum(len(r["second_run_changes"]) for r in rows)),
@@ -198,7 +209,14 @@ def _print_table(rows: list[dict]) -> None:
         f"{sum(r['seconds'] for r in rows):.1f}", str(max(r["peak_rss_mb"] for r in rows)),
         style="bold",
     )
-    Console(width=200).print(table)
+    by_codemod = Table(title="per codemod")
+    for column in ("codemod", "changes", "reported", "projects"):
+        by_codemod.add_column(column, justify="left" if column == "codemod" else "right")
+    for name in codemods:
+        by_codemod.add_row(name, str(totals[name]), str(reported[name]), str(touched[name]))
+    console = Console(width=200)
+    console.print(table)
+    console.print(by_codemod)
     for row in rows:
         for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"],
                         *(f"check differs from apply: {where}" for where in row["check_differs"])):

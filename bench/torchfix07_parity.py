@@ -111,10 +111,12 @@ def compare(projects: list[str], jobs: int) -> dict:
             if (path, line, code) not in their_keys:
                 counts["only_torchfix"] += 1
                 rows["ours_only"][codemod] += 1
-        rows["projects"][name] = {"files": len(files),
-                                  "torchfix_0.7_findings": sum(len(r["violations"]) for r in theirs),
-                                  "torchfix_0.7_gave_up": sum(1 for r in theirs if r["error"]),
-                                  "torchfix_findings": len(mine)}
+        rows["projects"][name] = {
+            "files": len(files),
+            "torchfix_0.7_findings": sum(len(r["violations"]) for r in theirs),
+            "torchfix_0.7_gave_up": sum(1 for r in theirs if r["error"]),
+            "torchfix_findings": len(mine),
+        }
         print(f"{name}: TorchFix 0.7 {rows['projects'][name]['torchfix_0.7_findings']} findings "
               f"({rows['projects'][name]['torchfix_0.7_gave_up']} files given up), torchfix "
               f"{len(mine)}", file=sys.stderr)
