@@ -3,6 +3,7 @@
     python bench/torchfix07_parity.py                  # every project in bench/corpus.py
     python bench/torchfix07_parity.py timm fairseq     # just these
     python bench/torchfix07_parity.py --out results/   # where parity.json / parity.md go
+    python bench/torchfix07_parity.py --folder golden  # any folder instead of the corpus
 
 TorchFix runs in its own venv (bench/speed.py installs it; TORCHFIX_07_VENV says where),
 file by file through its flake8 entry point (`TorchChecker`, every rule, TOR3/4/9 too), so
@@ -80,11 +81,11 @@ def ours(folder: Path, jobs: int) -> list[tuple[str, int, str, str, str]]:
     return found
 
 
-def compare(projects: list[str], jobs: int) -> dict:
+def compare(projects: dict[str, Path], jobs: int) -> dict:
     rows: dict = {"projects": {}, "theirs_only": [], "gave_up": [], "ours_only": Counter(),
                   "per_code": {}}
     per_code: dict[str, Counter[str]] = {}
-    for name, folder in ensure(projects).items():
+    for name, folder in projects.items():
         files = [path.resolve() for path in python_files(folder)]
         theirs = torchfix07(files, jobs)
         mine = ours(folder, jobs)
@@ -153,9 +154,12 @@ def main() -> None:
     parser.add_argument("projects", nargs="*", default=list(PROJECTS))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--folder", type=Path, action="append", default=[],
+                        help="compare on this folder instead of corpus projects (repeatable)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = compare(args.projects, args.jobs)
+    folders = {path.name: path for path in args.folder} if args.folder else ensure(args.projects)
+    rows = compare(folders, args.jobs)
     (args.out / "parity.json").write_text(json.dumps(rows, indent=2))
     text = markdown(rows)
     (args.out / "parity.md").write_text(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from codemods.prefilter import TORCH, calls_by_name, from_package
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
@@ -70,7 +71,7 @@ class LoadWeightsOnly(Codemod):
 
     name = "load-weights-only"
     summary = "Pass weights_only=True to torch.load where the file can only hold weights."
-    triggers = (b"load(",)
+    triggers = (b"torch.load", b".load(", b"import load")
     fix_safety = "safe, unsafe"
     codes = ("TOR102",)
     family = "checkpoints"
@@ -117,11 +118,14 @@ def _load_calls(tree: ast.Module) -> list[ast.Call]:
         alias.asname for node in nodes_of(tree, ast.ImportFrom) if node.module == "torch"
         for alias in node.names if alias.name == "load" and alias.asname
     }
-    return [
-        call for call in nodes_of(tree, ast.Call)
-        if (isinstance(call.func, ast.Attribute) and call.func.attr == "load")
-        or (isinstance(call.func, ast.Name) and call.func.id in names)
+    index = calls_by_name(tree)
+    found = [
+        call for name in names for call in index.get(name, ())
+        if (isinstance(call.func, ast.Attribute) or name != "load" or call.func.id == "load")
+        and from_package(tree, call.func, TORCH)
+        and not any(k.arg in ("weights_only", None) for k in call.keywords)
     ]
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
 
 
 def _is_load_state_dict(call: ast.AST) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from torchfix.model.ast_index import nodes_of
+from codemods.prefilter import torch_calls
 from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Option, Safety
 
 FUNCTIONS = ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential")
@@ -58,7 +58,8 @@ class CheckpointUseReentrant(Codemod):
 
     name = "checkpoint-use-reentrant"
     summary = "Pass use_reentrant to torch.utils.checkpoint explicitly (True keeps today's)."
-    triggers = (b"checkpoint",)
+    # Any use imports torch.utils.checkpoint, or names it in full.
+    triggers = (b"utils.checkpoint", b"utils import checkpoint")
     fix_safety = "safe, unsafe"
     codes = ("TOR003",)
     family = "correctness"
@@ -103,8 +104,5 @@ class CheckpointUseReentrant(Codemod):
 
 def _calls(tree: ast.Module) -> list[ast.Call]:
     names = ("checkpoint", "checkpoint_sequential")
-    return [
-        call for call in nodes_of(tree, ast.Call)
-        if (isinstance(call.func, ast.Attribute) and call.func.attr in names)
-        or (isinstance(call.func, ast.Name) and call.func.id in names)
-    ]
+    return [call for call in torch_calls(tree, names)
+            if not any(k.arg in ("use_reentrant", None) for k in call.keywords)]

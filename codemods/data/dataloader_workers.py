@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from torchfix.model.ast_index import nodes_of
+from codemods.prefilter import torch_calls
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Safety
 
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
@@ -47,27 +47,28 @@ class DataloaderWorkers(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call) if _named(call.func)}
+        return {call.lineno for call in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         model = file.semantic
-        for call in nodes_of(file.tree, ast.Call):
-            if not _named(call.func) or model.qualified_name(call.func) not in (
-                    "torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"):
-                continue
+        for call in _candidates(file.tree):
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                     k.arg is None for k in call.keywords):
                 continue
             workers = next((k.value for k in call.keywords if k.arg == "num_workers"), None)
             if workers is None and len(call.args) > NUM_WORKERS_POSITION:
                 workers = call.args[NUM_WORKERS_POSITION]
-            if workers is not None and model.literal(workers) != 0:
+            zero = isinstance(workers, ast.Constant) and workers.value == 0
+            if workers is not None and not zero and (  # a module constant NUM_WORKERS = 0
+                    not isinstance(workers, ast.Name) or model.literal(workers) != 0):
+                continue
+            if model.qualified_name(call.func) not in (
+                    "torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"):
                 continue
             yield Finding(call, "this DataLoader loads data in the training process: pass "
                           "num_workers > 0 (and pin_memory=True for CUDA)", Safety.MANUAL)
 
 
-def _named(func: ast.expr) -> bool:
-    return (isinstance(func, ast.Attribute) and func.attr == "DataLoader") or (
-        isinstance(func, ast.Name) and func.id == "DataLoader")
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    return torch_calls(tree, ("DataLoader",))

@@ -25,6 +25,7 @@ FIXES = ("rename", "call", "module", "report", "cholesky", "qr", "chain_matmul",
 _FIELDS = frozenset({
     "name", "status", "replacement", "since", "fix", "safety", "note", "method", "import",
     "names", "positional", "keywords", "add_keywords", "handled_by", "verify", "probe",
+    "trigger",
 })
 
 Version = tuple[int, int]
@@ -50,6 +51,7 @@ class Entry:
     handled_by: str | None
     verify: str
     probe: str
+    trigger: str | None  # bytes every use contains, where the name alone is not the best
 
     @property
     def last(self) -> str:
@@ -103,6 +105,7 @@ def _entry(row: dict[str, Any]) -> Entry:
         handled_by=handled_by,
         verify=row.get("verify", ""),
         probe=row.get("probe", ""),
+        trigger=row.get("trigger"),
     )
 
 
@@ -117,3 +120,29 @@ def entries() -> tuple[Entry, ...]:
 def of_status(*statuses: str) -> tuple[Entry, ...]:
     """The rows with these statuses that the deprecation codemods handle themselves."""
     return tuple(e for e in entries() if e.status in statuses and e.handled_by is None)
+
+
+_FIX_WORDS = {"rename": "rename", "call": "call rewrite", "module": "module move",
+              "report": "report", "cholesky": "call rewrite", "qr": "call rewrite",
+              "chain_matmul": "call rewrite", "range": "call rewrite"}
+
+
+def markdown() -> str:
+    """The catalogue as the README shows it (`python -m codemods.deprecations.catalogue`)."""
+    lines = ["| name | status | replacement | torch | handled by | fix |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    codemods = {"removed": "removed-api", "deprecated": "deprecated-api",
+                "non-public": "non-public-api"}
+    for entry in entries():
+        fix = _FIX_WORDS.get(entry.fix, "") if entry.handled_by is None else "call rewrite"
+        if fix not in ("", "report") and entry.safety is Safety.UNSAFE:
+            fix += " (unsafe)"
+        lines.append(
+            f"| `{entry.name}`{'()' if entry.method else ''} | {entry.status} | "
+            f"{f'`{entry.replacement}`' if entry.replacement else ''} | {entry.since_text} | "
+            f"{entry.handled_by or codemods[entry.status]} | {fix} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from codemods.deprecations.catalogue import Entry
+from codemods.prefilter import attributes_by_name, calls_by_name, from_package, guess
 from codemods.spelling import Spelling, name_is_free, refer
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind
@@ -39,9 +40,12 @@ from torchfix.rewrite.contract import (
 
 VERBS = {"removed": "was removed from torch", "deprecated": "is deprecated",
          "non-public": "is not public"}
-# Short names appear in most files as other words; their triggers are the forms a use of
-# the torch name takes (an attribute, or a name in a `from` import).
-_DISTINCT_LENGTH = 7
+# Names that are common words in other code (`x.norm()`, `range(n)`, `linalg.solve`):
+# their triggers are `torch.<name>` and `import <name>` (the first name of a `from`
+# import). A file that reaches them only through another alias of torch (`th.norm(x)`)
+# and holds no other trigger of the codemod is not looked at: the price of not parsing
+# every file that calls a tensor's `.norm()`.
+_COMMON_WORDS = frozenset({"qr", "ger", "norm", "range", "svd", "lu", "solve"})
 
 
 @dataclass(frozen=True)
@@ -74,31 +78,35 @@ class Table:
     # -- the prefilter -------------------------------------------------------------------
 
     def triggers(self) -> tuple[bytes, ...]:
+        """Bytes one of which every file using a row contains (few of them: every file of
+        a run is searched for each)."""
         found: set[bytes] = set()
         for entry in self.symbols.values():
             top, last = entry.name.split(".")[0], entry.last
-            if top != "torch":
+            if entry.trigger:
+                found.add(entry.trigger.encode())
+            elif top != "torch":
                 found.add(top.encode())  # every use imports the package by its name
-            elif len(last) >= _DISTINCT_LENGTH or "_" in last:
-                found.add(last.encode())
+            elif last in _COMMON_WORDS:
+                found.update({b"torch." + last.encode(), b"import " + last.encode()})
             else:
-                # Calls through any alias, references through `torch.`, `from` imports.
-                word = last.encode()
-                found.update({b"." + word + b"(", b"torch." + word, b"import " + word,
-                              b" " + word + b",", b" " + word + b")"})
-        for module in self.modules:
-            parts = module.split(".")
-            found.add(".".join(parts[1:]).encode())
-            found.add(b"import " + parts[-1].encode())
+                found.add(last.encode())
+        for module, entry in self.modules.items():
+            part = module.rsplit(".", 1)[-1]
+            found.update({entry.trigger.encode()} if entry.trigger else {
+                b"." + part.encode(), b"import " + part.encode()})
         found.update(b"." + name.encode() + b"()" for name in self.methods)
-        return tuple(sorted(found))
+        # A trigger that holds another is never needed: the shorter one matches first.
+        return tuple(sorted(t for t in found if not any(o != t and o in t for o in found)))
 
     def candidate_lines(self, tree: ast.Module) -> set[int]:
         lines: set[int] = set()
         lasts = self.lasts
-        for node in nodes_of(tree, ast.Attribute):
-            if node.attr in lasts:
-                lines.add(node.lineno)
+        attributes = attributes_by_name(tree)
+        for last in lasts:
+            for node in attributes.get(last, ()):
+                if self._may_be_old(tree, node):
+                    lines.add(node.lineno)
         for node in nodes_of(tree, ast.ImportFrom):
             module = node.module or ""
             if module.split(".")[0] in self.tops and (
@@ -109,12 +117,20 @@ class Table:
                     self._module_row(alias.name) or alias.name in self.tops)
                    for alias in node.names):
                 lines.add(node.lineno)
-        if self.methods:
-            for call in nodes_of(tree, ast.Call):
-                func = call.func
-                if isinstance(func, ast.Attribute) and func.attr in self.methods:
-                    lines.add(call.lineno)
+        calls = calls_by_name(tree)
+        for method in self.methods:
+            lines.update(call.lineno for call in calls.get(method, ())
+                         if isinstance(call.func, ast.Attribute))
         return lines
+
+    def _may_be_old(self, tree: ast.Module, node: ast.Attribute) -> bool:
+        """A first look, by the file's imports, before the semantic model is asked:
+        `torch.linalg.solve` is not `torch.solve`, `x.norm()` not `torch.norm`."""
+        if not from_package(tree, node, self.tops):
+            return False
+        named = guess(tree, node)
+        return named is None or named in self.symbols or any(
+            named == module or named.startswith(module + ".") for module in self.modules)
 
     def _module_row(self, module: str) -> Entry | None:
         for name, entry in self.modules.items():
@@ -130,12 +146,15 @@ class Table:
             yield from self._from_import(file, node, handled)
         for node in nodes_of(file.tree, ast.Import):
             yield from self._import(file, node, handled)
-        for node in nodes_of(file.tree, ast.Attribute):
-            if (node.attr in self.lasts and id(node) not in handled
-                    and isinstance(node.ctx, ast.Load)):
+        attributes = attributes_by_name(file.tree)
+        for node in sorted((node for last in self.lasts for node in attributes.get(last, ())),
+                           key=lambda node: (node.lineno, node.col_offset)):
+            if (id(node) not in handled and isinstance(node.ctx, ast.Load)
+                    and self._may_be_old(file.tree, node)):
                 yield from self._attribute(file, node)
-        if self.methods:
-            for call in nodes_of(file.tree, ast.Call):
+        calls = calls_by_name(file.tree)
+        for method in self.methods:
+            for call in calls.get(method, ()):
                 yield from self._method(file, call)
 
     def _message(self, entry: Entry, detail: str = "") -> str:
@@ -260,10 +279,10 @@ class Table:
             if moved is not None:
                 yield Finding(node, self._message(moved, "the module itself is imported"),
                               Safety.MANUAL, code=self.codes.imported)
-        model = file.semantic
         rows = [(alias, self.symbols.get(f"{node.module}.{alias.name}")) for alias in node.names]
         if not any(entry for _, entry in rows):
             return
+        model = file.semantic  # built only for files that import an old name
         if model.in_type_checking_block(node):
             return
         plans = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from codemods.prefilter import torch_calls
 from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Safety
 
@@ -42,9 +43,7 @@ class ScopedLibrary(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call)
-                if (isinstance(call.func, ast.Attribute) and call.func.attr == "Library")
-                or (isinstance(call.func, ast.Name) and call.func.id == "Library")}
+        return {call.lineno for call in torch_calls(tree, ("Library",))}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:

@@ -59,7 +59,8 @@ class AutocastDevice(Codemod):
 
     name = "autocast-device"
     summary = "Name the device in torch's autocast state functions (get_autocast_dtype(\"cuda\"))."
-    triggers = (b"autocast_",)
+    triggers = (b"autocast_enabled", b"autocast_gpu", b"autocast_cpu", b"autocast_ipu",
+                b"autocast_xla")
     fix_safety = "safe"
     family = "migrations"
 
@@ -70,9 +71,11 @@ class AutocastDevice(Codemod):
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         for call in calls_named(file.tree, _LASTS):
+            if not plain(call) or call.keywords or len(call.args) > 1:
+                continue  # the cheap look first: the forms without a device take 0 or 1
             meaning = file.semantic.qualified_name(call.func)
             rename = RENAMES.get(meaning or "")
-            if rename is None or not plain(call) or call.keywords:
+            if rename is None:
                 continue
             new, device, arity = rename
             if len(call.args) != arity:

@@ -6,20 +6,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from codemods.prefilter import torch_calls
 from codemods.spelling import Spelling, refer
-from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import BindingKind
 from torchfix.rewrite.contract import FileContext, RemoveImport
 
 
 def calls_named(tree: ast.Module, names: Iterable[str]) -> list[ast.Call]:
-    """Calls whose function is written `<anything>.name` or `name` (a cheap first look)."""
-    wanted = frozenset(names)
-    return [
-        call for call in nodes_of(tree, ast.Call)
-        if (isinstance(call.func, ast.Attribute) and call.func.attr in wanted)
-        or (isinstance(call.func, ast.Name) and call.func.id in wanted)
-    ]
+    """Calls whose function is written `<torch alias>...name` or `name` imported from torch
+    (a cheap first look, before the semantic model says what they are)."""
+    return torch_calls(tree, tuple(names))
 
 
 def plain(call: ast.Call) -> bool:

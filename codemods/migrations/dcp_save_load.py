@@ -58,7 +58,8 @@ class DcpSaveLoad(Codemod):
 
     name = "dcp-save-load"
     summary = "Move distributed checkpoint's save_state_dict/load_state_dict to save/load."
-    triggers = (b"save_state_dict", b"load_state_dict")
+    # Any use imports torch.distributed.checkpoint, or names it in full.
+    triggers = (b"distributed.checkpoint", b"distributed import checkpoint")
     fix_safety = "safe, unsafe"
     family = "migrations"
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from torchfix.model.ast_index import nodes_of
+from codemods.prefilter import torch_calls
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, RemoveKeyword, Safety
 
 PREFIX = "torch.optim.lr_scheduler."
+# The schedulers of torch.optim.lr_scheduler that took `verbose=`.
+SCHEDULERS = ("LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
+              "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR",
+              "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
+              "CosineAnnealingWarmRestarts", "OneCycleLR", "LRScheduler", "_LRScheduler")
 
 
 class LrSchedulerVerbose(Codemod):
@@ -41,22 +46,19 @@ class LrSchedulerVerbose(Codemod):
 
     name = "lr-scheduler-verbose"
     summary = "Drop LR schedulers' verbose= argument: a TypeError since torch 2.7."
-    triggers = (b"verbose",)
+    triggers = (b"verbose=",)
     fix_safety = "safe, unsafe"
     family = "migrations"
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call)
-                if any(k.arg == "verbose" for k in call.keywords)}
+        return {call.lineno for call in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         model = file.semantic
-        for call in nodes_of(file.tree, ast.Call):
-            keyword = next((k for k in call.keywords if k.arg == "verbose"), None)
-            if keyword is None:
-                continue
+        for call in _candidates(file.tree):
+            keyword = next(k for k in call.keywords if k.arg == "verbose")
             meaning = model.qualified_name(call.func)
             if meaning is None or not meaning.startswith(PREFIX):
                 continue
@@ -74,3 +76,8 @@ class LrSchedulerVerbose(Codemod):
                 yield Finding(call, f"{scheduler}(verbose=...) is a TypeError since torch "
                               "2.7: drop it (where it was true, the scheduler stops "
                               "printing)", Safety.UNSAFE, fix)
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    return [call for call in torch_calls(tree, SCHEDULERS)
+            if any(k.arg == "verbose" for k in call.keywords)]

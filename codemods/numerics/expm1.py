@@ -5,7 +5,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from codemods.numerics.patterns import holds_call, is_one, spell, unary_torch_call
+from codemods.numerics.patterns import (
+    holds_call,
+    is_one,
+    spell,
+    torch_call,
+    unary_torch_call,
+    written_one,
+)
+from codemods.prefilter import calls_by_name
 from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
@@ -50,13 +58,12 @@ class Expm1(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {node.lineno for node in nodes_of(tree, ast.BinOp)
-                if isinstance(node.op, ast.Sub) and isinstance(node.left, ast.Call)}
+        return {node.lineno for node in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
-        for node in nodes_of(file.tree, ast.BinOp):
-            if not isinstance(node.op, ast.Sub) or not is_one(file, node.right):
+        for node in _candidates(file.tree):
+            if not is_one(file, node.right):
                 continue
             x = unary_torch_call(file, node.left, "exp")
             if x is None or holds_call(file, x, ("exp", "expm1")):
@@ -66,3 +73,10 @@ class Expm1(Codemod):
                 continue
             yield Finding(node, MESSAGE, Safety.UNSAFE, (
                 ReplaceNode(node, f"{spelled.text}({file.source(x)})"), *spelled.imports))
+
+
+def _candidates(tree: ast.Module) -> list[ast.BinOp]:
+    if "exp" not in calls_by_name(tree):
+        return []
+    return [node for node in nodes_of(tree, ast.BinOp) if isinstance(node.op, ast.Sub)
+            and written_one(node.right) and torch_call(tree, node.left, "exp")]

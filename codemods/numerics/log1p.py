@@ -5,8 +5,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from codemods.numerics.patterns import holds_call, is_one, spell, unary_torch_call
-from torchfix.model.ast_index import nodes_of
+from codemods.numerics.patterns import (
+    holds_call,
+    is_one,
+    spell,
+    torch_call,
+    unary_torch_call,
+    written_one,
+)
+from codemods.prefilter import calls_by_name
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 MESSAGE = ("torch.log(1 + x) loses x when it is small: torch.log1p(x) keeps it "
@@ -50,12 +57,11 @@ class Log1p(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call) if _named(call.func, "log")
-                and len(call.args) == 1 and isinstance(call.args[0], ast.BinOp)}
+        return {call.lineno for call in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
-        for call in nodes_of(file.tree, ast.Call):
+        for call in _candidates(file.tree):
             argument = unary_torch_call(file, call, "log")
             if not (isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Add)):
                 continue
@@ -75,6 +81,7 @@ class Log1p(Codemod):
                 *spelled.imports))
 
 
-def _named(func: ast.expr, name: str) -> bool:
-    return (isinstance(func, ast.Attribute) and func.attr == name) or (
-        isinstance(func, ast.Name) and func.id == name)
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    return [call for call in calls_by_name(tree).get("log", ()) if torch_call(tree, call, "log")
+            and isinstance(call.args[0], ast.BinOp) and isinstance(call.args[0].op, ast.Add)
+            and (written_one(call.args[0].left) or written_one(call.args[0].right))]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from codemods.numerics.patterns import holds_call, spell, unary_torch_call
-from torchfix.model.ast_index import nodes_of
+from codemods.numerics.patterns import holds_call, spell, torch_call, unary_torch_call
+from codemods.prefilter import calls_by_name
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 MESSAGE = ("log(sum(exp(x))) overflows to inf for large x: torch.logsumexp(x, dim) does not "
@@ -50,14 +50,12 @@ class Logsumexp(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call)
-                if len(call.args) == 1 and isinstance(call.args[0], ast.Call)
-                and isinstance(call.func, (ast.Attribute, ast.Name))}
+        return {call.lineno for call in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         model = file.semantic
-        for call in nodes_of(file.tree, ast.Call):
+        for call in _candidates(file.tree):
             total = unary_torch_call(file, call, "log")
             if not isinstance(total, ast.Call) or model.qualified_name(total.func) != "torch.sum":
                 continue
@@ -88,3 +86,18 @@ class Logsumexp(Codemod):
             arguments = ", ".join([file.source(x), dim_text, *rest])
             yield Finding(call, MESSAGE, Safety.UNSAFE, (
                 ReplaceNode(call, f"{spelled.text}({arguments})"), *spelled.imports))
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    """`log(sum(exp(x), ...))` as written, each through torch's imports."""
+    found = []
+    for call in calls_by_name(tree).get("log", ()):
+        if not torch_call(tree, call, "log"):
+            continue
+        total = call.args[0]
+        if (isinstance(total, ast.Call) and total.args and isinstance(total.func, (
+                ast.Attribute, ast.Name)) and (getattr(total.func, "attr", None) == "sum"
+                                               or getattr(total.func, "id", None) == "sum")
+                and torch_call(tree, total.args[0], "exp")):
+            found.append(call)
+    return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from codemods.prefilter import TORCH, from_package
 from codemods.spelling import Spelling, refer
 from torchfix.model.semantic import BindingKind
 from torchfix.rewrite.contract import FileContext, RemoveImport
@@ -12,8 +13,23 @@ from torchfix.rewrite.contract import FileContext, RemoveImport
 
 def is_one(file: FileContext, node: ast.expr) -> bool:
     """`1` or `1.0` (a bool is not one)."""
-    value = file.semantic.literal(node)
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1
+    return written_one(node)
+
+
+def written_one(node: ast.expr) -> bool:
+    """The literal `1` or `1.0` as written (no model needed)."""
+    return (isinstance(node, ast.Constant) and type(node.value) in (int, float)
+            and node.value == 1)
+
+
+def torch_call(tree: ast.Module, node: ast.AST, name: str) -> bool:
+    """A cheap look: `<torch alias>.name(x)` or `name(x)` imported from torch."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1):
+        return False
+    func = node.func
+    named = (isinstance(func, ast.Attribute) and func.attr == name) or (
+        isinstance(func, ast.Name) and func.id == name)
+    return named and from_package(tree, func, TORCH)
 
 
 def unary_torch_call(file: FileContext, node: ast.AST, function: str) -> ast.expr | None:

@@ -57,7 +57,8 @@ class ZeroGradSetToNone(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         for call in _calls(file.tree):
             keyword = next((k for k in call.keywords if k.arg == "set_to_none"), None)
-            if keyword is None or file.semantic.literal(keyword.value) is not False:
+            if keyword is None or not (
+                    isinstance(keyword.value, ast.Constant) and keyword.value.value is False):
                 continue
             yield Finding(call, "zero_grad(set_to_none=False) writes zeros into every "
                           "gradient: the default (None) is cheaper, if nothing reads .grad "

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from codemods.prefilter import calls_by_name, from_package
 from codemods.spelling import refer
-from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import (
     Codemod,
     Edit,
@@ -91,21 +91,20 @@ class TorchvisionPretrained(Codemod):
 
     name = "torchvision-pretrained"
     summary = "Replace torchvision's deprecated pretrained= with the weights= enum it meant."
-    triggers = (b"pretrained",)
+    triggers = (b"torchvision",)  # every builder comes from an import naming it
     fix_safety = "safe"
     codes = ("TOR201",)
     family = "vision"
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return {call.lineno for call in nodes_of(tree, ast.Call)
-                if any(k.arg in ("pretrained", "pretrained_backbone") for k in call.keywords)}
+        return {call.lineno for call in _candidates(tree)}
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         floor = file.min_torch()
         table = builders()
-        for call in nodes_of(file.tree, ast.Call):
+        for call in _candidates(file.tree):
             found = _builder(file, call, table)
             if found is None:
                 continue
@@ -154,6 +153,16 @@ class TorchvisionPretrained(Codemod):
             else:
                 yield Finding(call, f"{names}= is deprecated: pass the weights it loaded",
                               Safety.SAFE, tuple(edits))
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    """Calls of a builder's name with `pretrained=`, through torchvision's imports."""
+    table = builders()
+    index = calls_by_name(tree)
+    found = [call for name in table.keys() & index.keys() for call in index[name]
+             if any(k.arg in ("pretrained", "pretrained_backbone") for k in call.keywords)
+             and from_package(tree, call.func, ("torchvision",))]
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
 
 
 def _chain(node: ast.expr) -> ast.expr | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from codemods.prefilter import attributes_by_name, from_package
 from codemods.spelling import refer
 from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import (
@@ -61,7 +62,8 @@ class TorchvisionToTensor(Codemod):
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        lines = {node.lineno for node in nodes_of(tree, ast.Attribute) if node.attr == "ToTensor"}
+        lines = {node.lineno for node in attributes_by_name(tree).get("ToTensor", ())
+                 if from_package(tree, node, ("torchvision",))}
         lines |= {node.lineno for node in nodes_of(tree, ast.ImportFrom)
                   if any(alias.name == "ToTensor" for alias in node.names)}
         return lines
@@ -69,8 +71,8 @@ class TorchvisionToTensor(Codemod):
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
         model = file.semantic
-        uses: list[ast.expr] = [node for node in nodes_of(file.tree, ast.Attribute)
-                                if node.attr == "ToTensor"]
+        uses: list[ast.expr] = [node for node in attributes_by_name(file.tree).get("ToTensor", ())
+                                if from_package(file.tree, node, ("torchvision",))]
         for statement in nodes_of(file.tree, ast.ImportFrom):
             for alias in statement.names:
                 if alias.name != "ToTensor" or model.absolute_module(

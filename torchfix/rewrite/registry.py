@@ -26,8 +26,16 @@ def all_codemods() -> tuple[type[TorchfixCodemod], ...]:
     return CODEMODS
 
 
+_by_name: list[tuple[tuple[type[TorchfixCodemod], ...], dict[str, type[TorchfixCodemod]]]] = []
+
+
 def by_name() -> dict[str, type[TorchfixCodemod]]:
-    return {codemod.name: codemod for codemod in all_codemods()}
+    """Every codemod by its name (made once per set of codemods: the engine asks per file
+    for every selected codemod). Do not change the dict returned."""
+    codemods = all_codemods()
+    if not _by_name or _by_name[0][0] is not codemods:
+        _by_name[:] = [(codemods, {codemod.name: codemod for codemod in codemods})]
+    return _by_name[0][1]
 
 
 def codes_of(codemod: type[TorchfixCodemod]) -> tuple[str, ...]:
