@@ -182,3 +182,12 @@ def test_every_name_a_migration_codemod_targets_is_a_row():
     for codemod, names in targets.items():
         for name in sorted(names):
             assert handled.get(name) == codemod, f"{name} ({codemod}) is not in the catalogue"
+
+
+def test_the_readme_shows_the_whole_catalogue():
+    from pathlib import Path
+
+    from codemods.deprecations.catalogue import markdown
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert markdown() in readme, "run `python -m codemods.deprecations.catalogue` for README"
