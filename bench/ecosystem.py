@@ -3,12 +3,13 @@
     python bench/ecosystem.py                    # every project in bench/corpus.py
     python bench/ecosystem.py timm trl           # just these
     python bench/ecosystem.py --out results/     # where the diffs and summary go
+    python bench/ecosystem.py --select exp-overflow,typing-any timm   # only these codemods
 
-For each project it reports files, files changed, changes and findings without a fix per
-codemod, crashes (internal errors), outputs that fail to parse, files a second run would
-change again, findings of `check` that differ from the changes of `apply`, time and peak
-RSS — crashes, unparsable outputs, second-run changes and check/apply differences must be
-zero. The full diff of
+For each project it reports files, files changed, changes and findings reported for a
+human (no fix), crashes (internal errors), outputs that fail to parse, files a second run
+would change again, findings of `check` that differ from the changes of `apply`, time and
+peak RSS, then a table of changes and reports per codemod — crashes, unparsable outputs,
+second-run changes and check/apply differences must be zero. The full diff of
 every project is saved so a person can read it (`<out>/<project>.diff`), with
 `summary.json` beside it.
 
@@ -22,8 +23,10 @@ import ast
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -34,25 +37,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import PROJECTS, ensure
 
 from torchfix.engine.pipeline import RunOptions, run
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 from torchfix.engine.runner import on_parser_stack
 from torchfix.git.diffs import unified_diff
+from torchfix.model.project import Project
 from torchfix.rewrite import registry
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
-    """Run in a child process: rewrite the project in memory and check every output."""
-    folder = folder.resolve()  # results name files by their real path (.corpus may be a link)
-    options = RunOptions(select=["ALL"], unsafe_fixes=True, use_cache=False)
+def check_project(name: str, source: Path, out: Path,
+                  select: list[str] | None = None) -> dict[str, object]:
+    """Run in a child process: rewrite the project in memory and check every output.
+
+    The project is copied out of `.corpus/` first: inside this repository it would take
+    torchfix's own git root as its project root, and read this repository's metadata
+    and tests as its own.
+    """
+    with tempfile.TemporaryDirectory(prefix="torchfix-ecosystem-") as temp:
+        folder = Path(temp).resolve() / name
+        shutil.copytree(source, folder, symlinks=True)
+        return _check_copy(name, folder, out, select)
+
+
+def _check_copy(name: str, folder: Path, out: Path,
+                select: list[str] | None) -> dict[str, object]:
+    options = RunOptions(select=select or ["ALL"], unsafe_fixes=True, use_cache=False)
     started = time.perf_counter()
     outcome = run([folder], options)
     seconds = time.perf_counter() - started
     again_settings = EngineSettings(codemods=outcome.settings.codemods, unsafe_fixes=True)
+    project = Project(outcome.root)
 
     changes: Counter[str] = Counter()
-    reported: Counter[str] = Counter()  # findings with no automatic fix
+    reports: Counter[str] = Counter()
     crashes: list[str] = []
     unparsable: list[str] = []
     unstable: list[str] = []
@@ -69,7 +88,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
             if change.applied:
                 changes[change.codemod] += 1
             else:
-                reported[change.codemod] += 1
+                reports[change.codemod] += 1
         rewrite = result.rewrite()
         if rewrite is None:
             continue
@@ -81,7 +100,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         except Exception as exc:
             unparsable.append(f"{relative}: {type(exc).__name__}: {exc}")
             continue
-        second = process_source(new, result.path, again_settings)
+        second = process_source(new, result.path, again_settings, project)
         if second.output is not None or (second.error and second.error.internal):
             unstable.append(relative)
 
@@ -90,7 +109,8 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     peak_rss_mb = max(resource.getrusage(who).ru_maxrss
                       for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     checked_seconds = time.perf_counter()
-    disagreements = check_against_apply(folder, [result.path for result in outcome.results])
+    disagreements = check_against_apply(folder, [result.path for result in outcome.results],
+                                        project, outcome.settings.codemods)
     checked_seconds = time.perf_counter() - checked_seconds
     return {
         "project": name,
@@ -98,7 +118,7 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
         "parsed": sum(result.parsed for result in outcome.results),
         "files_changed": sum(result.changed for result in outcome.results),
         "changes": dict(sorted(changes.items())),
-        "reported": dict(sorted(reported.items())),
+        "reports": dict(sorted(reports.items())),
         "input_errors": input_errors,
         "crashes": crashes,
         "unparsable_outputs": unparsable,
@@ -110,12 +130,13 @@ def check_project(name: str, folder: Path, out: Path) -> dict[str, object]:
     }
 
 
-def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
+def check_against_apply(folder: Path, paths: list[Path], project: Project,
+                        names: tuple[str, ...] | None = None) -> list[str]:
     """Where `check` reports other changes than `apply` makes, codemod by codemod.
 
-    `check` takes shortcuts `apply` cannot (a partial libcst parse, findings read off
-    CPython's tree). One codemod at a time, because in `apply` a codemod sees the
-    rewrites of the ones before it.
+    `check` stops after deciding; `apply` then makes the changes with libcst, and an
+    editor that cannot make one is an error. One codemod at a time, because in `apply` a
+    codemod sees the rewrites of the ones before it.
     """
     differences: list[str] = []
     for path in paths:
@@ -124,13 +145,15 @@ def check_against_apply(folder: Path, paths: list[Path]) -> list[str]:
         except OSError:
             continue
         for codemod in registry.all_codemods():
+            if names is not None and codemod.name not in names:
+                continue
             if codemod.skips_path(path) or not any(t in data for t in codemod.triggers):
                 continue
             applied = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True)
             checked = EngineSettings(codemods=(codemod.name,), unsafe_fixes=True,
                                      produce_output=False)
-            by_apply = on_parser_stack(process_source, data, path, applied)
-            by_check = on_parser_stack(process_source, data, path, checked)
+            by_apply = on_parser_stack(process_source, data, path, applied, project)
+            by_check = on_parser_stack(process_source, data, path, checked, project)
             if by_apply.changes != by_check.changes or (
                 (by_apply.error is None) != (by_check.error is None)
             ):
@@ -142,25 +165,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("projects", nargs="*", default=list(PROJECTS))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--select", help="comma-separated codemods to run (default: all)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    select = args.select.split(",") if args.select else None
     if args.child:
         name, folder = args.child
-        print(json.dumps(check_project(name, Path(folder), args.out)))
+        print(json.dumps(check_project(name, Path(folder), args.out, select)))
         return
 
     rows = []
     for name, folder in ensure(args.projects).items():
         child = subprocess.Popen(
-            [sys.executable, __file__, "--out", str(args.out), "--child", name, str(folder)],
+            [sys.executable, __file__, "--out", str(args.out),
+             *(["--select", args.select] if args.select else []), "--child", name, str(folder)],
             stdout=subprocess.PIPE,
         )
         output = child.stdout.read() if child.stdout else b""
         _, status, _ = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             rows.append({"project": name, "crashes": ["the check itself failed"],
-                         "files": 0, "files_changed": 0, "changes": {}, "reported": {},
+                         "files": 0, "files_changed": 0, "changes": {}, "reports": {},
                          "seconds": 0,
                          "unparsable_outputs": [], "second_run_changes": [],
                          "check_differs": [], "check_against_apply_seconds": 0,
@@ -169,18 +195,20 @@ def main() -> None:
         row = json.loads(output)
         rows.append(row)
         print(f"{name}: {row['files']} files, {row['files_changed']} changed, "
-              f"{sum(row['changes'].values())} changes, {len(row['crashes'])} crashes",
+              f"{sum(row['changes'].values())} changes, "
+              f"{sum(row.get('reports', {}).values())} reported, {len(row['crashes'])} crashes",
               file=sys.stderr)
     (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
-    _print_table(rows)
+    _print_table(rows, [c.name for c in registry.select(select)] if select else None)
 
 
-def _print_table(rows: list[dict]) -> None:
+def _print_table(rows: list[dict], selected: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    codemods = [codemod.name for codemod in registry.all_codemods()]
-    table = Table(title="torchfix ecosystem check (all codemods, --unsafe-fixes)")
+    codemods = selected or [codemod.name for codemod in registry.all_codemods()]
+    which = "selected codemods" if selected else "all codemods"
+    table = Table(title=f"torchfix ecosystem check ({which}, --unsafe-fixes)")
     for column in ("project", "files", "changed", "changes", "reported", "crashes",
                    "unparsable", "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
@@ -188,12 +216,13 @@ def _print_table(rows: list[dict]) -> None:
     reported: Counter[str] = Counter()
     touched: Counter[str] = Counter()
     for row in rows:
+        row_reports = row.get("reports", {})
         totals.update(row["changes"])
-        reported.update(row.get("reported", {}))
-        touched.update({name for name in (*row["changes"], *row.get("reported", {}))})
+        reported.update(row_reports)
+        touched.update({name for name in (*row["changes"], *row_reports)})
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
-            str(sum(row["changes"].values())), str(sum(row.get("reported", {}).values())),
+            str(sum(row["changes"].values())), str(sum(row_reports.values())),
             str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
             str(len(row["second_run_changes"])), str(len(row["check_differs"])),
             str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
@@ -209,6 +238,8 @@ def _print_table(rows: list[dict]) -> None:
         f"{sum(r['seconds'] for r in rows):.1f}", str(max(r["peak_rss_mb"] for r in rows)),
         style="bold",
     )
+    # One row per codemod (a column each would not fit): applied changes, findings with
+    # no automatic fix, and in how many projects it found anything.
     by_codemod = Table(title="per codemod")
     for column in ("codemod", "changes", "reported", "projects"):
         by_codemod.add_column(column, justify="left" if column == "codemod" else "right")

@@ -6,20 +6,18 @@ branch) and none of the user's, so results do not depend on the machine.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import os
 import subprocess
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import libcst as cst
-import libcst.matchers as m
 import pytest
 from typer.testing import CliRunner, Result
 
 import codemods
-from torchfix.rewrite.codemod import TorchfixCodemod
-from torchfix.rewrite.edits import append_argument, keyword
+from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding
 
 USER = "Test User"
 EMAIL = "test@example.com"
@@ -117,7 +115,7 @@ def torchfix(*args: str, cwd: Path) -> Result:
     return result
 
 
-class WeightsOnlyForTests(TorchfixCodemod):
+class WeightsOnlyForTests(Codemod):
     """Pass `weights_only=True` to `torch.load` (a codemod for the git tests only).
 
     ## Why
@@ -129,18 +127,16 @@ class WeightsOnlyForTests(TorchfixCodemod):
     summary = "Pass weights_only=True to torch.load."
     triggers = (b"torch.load",)
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if not m.matches(original_node, m.Call(func=m.Attribute(m.Name("torch"),
-                                                                m.Name("load")))):
-            return updated_node
-        if any(arg.keyword is not None and arg.keyword.value == "weights_only"
-               for arg in original_node.args):
-            return updated_node
-        return self.fix(
-            original_node, updated_node,
-            append_argument(updated_node, keyword("weights_only", cst.Name("True"))),
-            "pass weights_only=True",
-        )
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return [
+            Finding(call, "pass weights_only=True", edits=(AddKeyword(call, "weights_only",
+                                                                      "True"),))
+            for call in ast.walk(file.tree)
+            if isinstance(call, ast.Call)
+            and file.semantic.qualified_name(call.func) == "torch.load"
+            and not any(keyword.arg == "weights_only" for keyword in call.keywords)
+        ]
 
 
 def add_test_codemod(monkeypatch: pytest.MonkeyPatch) -> None:

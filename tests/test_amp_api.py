@@ -1,5 +1,6 @@
 """amp-api behaviour that golden files cannot show: the `min-torch` option, read from
-pyproject.toml, and its validation."""
+pyproject.toml, and its validation; which of the configuration and the project's torch
+floor wins, and that a cached result does not hide a new one."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codemods.amp_api import parse_version
+from codemods.migrations.amp_api import parse_version
 from torchfix.cli import app
-from torchfix.engine.process import EngineSettings, process_source
-from torchfix.rewrite.codemod import Safety
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
+from torchfix.rewrite.contract import Safety
 
 TRAINER = """\
 import torch
@@ -112,3 +114,70 @@ def test_invalid_min_torch_in_pyproject_is_a_usage_error(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["check", "."])
     assert result.exit_code == 2
     assert "[tool.torchfix.amp-api] min-torch: amp-api: min-torch must look like" in result.stderr
+
+
+# -- the project's torch floor --------------------------------------------------------------
+
+
+def _check_project(tmp_path, monkeypatch, files: dict[str, str]) -> str:
+    for name, text in {"trainer.py": TRAINER, **files}.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["check", "--select", "amp-api", "--quiet", "--show-all",
+                                      "."])
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+def test_requirements_pin_is_the_floor(tmp_path, monkeypatch):
+    output = _check_project(tmp_path, monkeypatch, {"requirements.txt": "torch==2.0.0\n"})
+    # autocast exists in torch.amp on 2.0 and moves; GradScaler (2.3) and custom_fwd (2.4)
+    # would be ImportErrors for the project's users, so they are reported, saying why.
+    assert "import autocast from torch.amp" in output
+    assert ("torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.0, from "
+            "requirements.txt)") in output
+    assert "torch.amp.custom_fwd needs torch >= 2.4 (min-torch is 2.0, from requirements.txt)" \
+        in output
+
+
+def test_conda_environment_pin_is_the_floor(tmp_path, monkeypatch):
+    environment = "name: train\ndependencies:\n  - python=3.10\n  - pytorch=2.3\n"
+    output = _check_project(tmp_path, monkeypatch, {"environment.yml": environment})
+    assert "import GradScaler, autocast from torch.amp" in output
+    assert "torch.amp.custom_fwd needs torch >= 2.4 (min-torch is 2.3, from environment.yml)" \
+        in output
+
+
+def test_top_level_min_torch_wins_over_the_floor(tmp_path, monkeypatch):
+    output = _check_project(tmp_path, monkeypatch, {
+        "requirements.txt": "torch==2.0.0\n",
+        "pyproject.toml": '[tool.torchfix]\nmin-torch = "2.3"\n',
+    })
+    assert "import GradScaler, autocast from torch.amp" in output
+    assert "torch.amp.custom_fwd needs torch >= 2.4 (min-torch is 2.3)" in output
+
+
+def test_the_codemods_own_min_torch_wins_over_the_top_level_one(tmp_path, monkeypatch):
+    output = _check_project(tmp_path, monkeypatch, {
+        "requirements.txt": "torch==2.0.0\n",
+        "pyproject.toml": '[tool.torchfix]\nmin-torch = "2.4"\n\n'
+                          '[tool.torchfix.amp-api]\nmin-torch = "2.1"\n',
+    })
+    assert "import autocast from torch.amp" in output
+    assert "torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.1)" in output
+
+
+def test_without_configuration_or_floor_the_default_is_2_4(tmp_path, monkeypatch):
+    output = _check_project(tmp_path, monkeypatch, {"requirements.txt": "torch\nnumpy>=1.24\n"})
+    assert "import GradScaler, autocast, custom_fwd from torch.amp" in output
+    assert "needs torch" not in output
+
+
+def test_a_new_floor_or_min_torch_is_not_hidden_by_the_cache(tmp_path, monkeypatch):
+    pinned = _check_project(tmp_path, monkeypatch, {"requirements.txt": "torch==2.0.0\n"})
+    assert "needs torch >= 2.4" in pinned
+    bumped = _check_project(tmp_path, monkeypatch, {"requirements.txt": "torch==2.4.1\n"})
+    assert "needs torch" not in bumped
+    configured = _check_project(tmp_path, monkeypatch, {
+        "pyproject.toml": '[tool.torchfix]\nmin-torch = "2.2"\n'})
+    assert "torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.2)" in configured

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codemods.assert_to_raise import failure_test, string_literal
+from codemods.assertions.assert_to_raise_edit import failure_test, string_literal
 
 _NO_CODE = cst.Module(body=[])
 
@@ -84,3 +84,143 @@ def test_failure_test_is_the_exact_negation(condition):
 )
 def test_failure_test_reads_naturally(condition, test):
     assert _NO_CODE.code_for_node(failure_test(cst.parse_expression(condition))) == test
+
+
+# -- decisions: what is an input check, and what relies on the AssertionError --------------
+
+
+def _decisions(tmp_path, monkeypatch, files: dict[str, str]) -> dict[int, tuple[str, str]]:
+    """line → (safety, message) of assert-to-raise's findings in `pkg/module.py`."""
+    import textwrap
+
+    from torchfix.api import check_paths
+
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    result = check_paths(["."], select=["assert-to-raise"])
+    assert not result.errors
+    return {f.line: (f.safety, f.message) for f in result.findings
+            if f.path.as_posix().endswith("pkg/module.py")}
+
+
+@pytest.mark.parametrize("guard", ["config is None", "config == None", "not config"])
+def test_a_parameter_given_its_default_is_still_an_input(tmp_path, monkeypatch, guard):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": f"""
+        def shaped(rewards, config=None):
+            if {guard}:
+                config: Config = Config()
+            assert config.gamma == 0.99, "gamma must match"
+            return rewards
+        """})
+    assert found == {5: ("safe", "assert is stripped by python -O: raise ValueError instead")}
+
+
+@pytest.mark.parametrize("body", [
+    # reassigned outside the guard, or the guard does not test the parameter
+    ["if config is None:", "    config = Config()", "config = config.merged()"],
+    ["if other is None:", "    config = Config()"],
+    # the default reads a local variable the function computed
+    ["base = Config()", "if config is None:", "    config = base"],
+    # the parameter's value is replaced, not defaulted
+    ["if config is not None:", "    config = Config()"],
+])
+def test_other_reassignments_make_it_computed(tmp_path, monkeypatch, body):
+    lines = ["def shaped(rewards, config=None, other=None):", *(f"    {line}" for line in body),
+             '    assert config.gamma == 0.99, "gamma must match"', "    return rewards", ""]
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": "\n".join(lines)})
+    (safety, message), = found.values()
+    assert safety == "unsafe" and "computed in the function" in message
+
+
+MODULE = """
+    GAMMA_MESSAGE = "gamma out of range"
+
+
+    class Config:
+        def __post_init__(self):
+            assert 0 < self.gamma <= 1, GAMMA_MESSAGE
+            assert self.lam >= 0
+
+
+    def schedule(steps, name):
+        assert steps > 0
+        assert name, name + " is empty"
+    """
+
+
+def test_a_test_expecting_the_assertion_error_keeps_it(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {
+        "pkg/__init__.py": "",
+        "pkg/module.py": MODULE,
+        "tests/test_module.py": """
+            import pytest
+            from pkg.module import Config, schedule
+
+            def test_gamma():
+                with pytest.raises(AssertionError, match="out of range"):
+                    Config(gamma=2.0)
+
+            def test_empty():
+                with pytest.raises(AssertionError, match="empty"):
+                    schedule(1, "")
+            """,
+    })
+    # the constructor's message is a module constant that the pattern matches; the
+    # message-less assert's error has an empty message, which it does not
+    assert found[7] == ("manual", "tests/test_module.py:6 expects AssertionError from Config(): "
+                        "a raise would fail that test; change the check and the test together")
+    assert found[8][0] == "safe"
+    # no message: str(error) == "", which "empty" does not match; a built message may match
+    assert found[12][0] == "safe"
+    assert found[13][0] == "manual" and "tests/test_module.py:10" in found[13][1]
+
+
+def test_expectations_without_a_pattern_cover_every_assert_of_the_function(
+        tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {
+        "pkg/module.py": MODULE,
+        "tests/test_module.py": """
+            import unittest
+            from pkg import module
+
+            class ScheduleTest(unittest.TestCase):
+                def test_rejects(self):
+                    with self.assertRaises(AssertionError):
+                        module.schedule(0, "x")
+            """,
+    })
+    assert {line for line, (safety, _) in found.items() if safety == "manual"} == {12, 13}
+    assert found[7][0] == "safe"
+
+
+def test_what_the_defaulting_if_itself_checks_is_the_default(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        def aggregate(name=None, model=None):
+            if name is None:
+                name = new_name()
+                assert name not in AGGREGATORS, "name clash"
+            else:
+                assert name != "default", "reserved name"
+            if model is None:
+                model = DEFAULT_MODEL
+            assert model is not None
+            assert model, "a model is needed"
+        """})
+    assert found[5][0] == "unsafe" and "computed in the function" in found[5][1]
+    assert found[7][0] == "safe"  # the `else` holds what the caller passed
+    # written for the type checker: the default it was just given is not None
+    assert found[10][0] == "unsafe" and "narrow its type" in found[10][1]
+    assert found[11][0] == "safe"
+
+
+def test_builtins_stay_builtins_under_star_imports(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        from .layers import *
+
+        def create(norm_layer):
+            assert isinstance(norm_layer, (type, str)), "norm_layer must be a class or name"
+        """})
+    assert found[5] == ("safe", "assert is stripped by python -O: raise TypeError instead")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from torchfix.engine.discovery import SourceFile
-from torchfix.engine.process import EngineSettings
+from torchfix.engine.results import EngineSettings
 from torchfix.engine.runner import run_files
 
 from conftest import FIXED, NEEDS_FIX
@@ -161,3 +161,14 @@ def test_unreadable_file():
     assert "secret.py: error: cannot read: Permission denied" in result.stderr
     assert "good.py:5:5 strict-load-state-dict" in result.stdout
     assert result.returncode == 1
+
+
+def test_an_undecodable_byte_is_named_by_its_position_in_the_file(tmp_path, cli):
+    data = b'import torch\n# ok\nx = "caf\xe9"\nmodel.load_state_dict(sd)\n'
+    (tmp_path / "latin.py").write_bytes(data)
+    result = cli("check", "latin.py")
+    position = data.index(0xE9)  # 26; CPython's own message says 3, within the string
+    assert result.stderr.splitlines()[0] == (
+        "latin.py: error: cannot decode the file: 'utf-8' codec can't decode byte 0xe9 in "
+        f"position {position}: invalid continuation byte (line 3)"
+    )

@@ -82,3 +82,33 @@ def test_files_that_get_rewritten_are_always_processed(tmp_path, cli, parses):
     cli("apply", "--dry-run", ".")
     cli("apply", "--dry-run", ".")
     assert len(parses) == 2
+
+
+@pytest.mark.parametrize("entry", [
+    '{"format": 1}',  # the KeyError: 'changes' of the issue
+    '[1, 2, 3]',
+    '"a string"',
+    '{"format": 1, "changes": [["x"]], "error": null, "parsed": true, "skipped": null,'
+    ' "encoding": "utf-8"}',
+    '{"format": 1, "changes": [], "error": {"bogus": 1}, "parsed": true, "skipped": null,'
+    ' "encoding": "utf-8"}',
+    '{"format": 1, "changes": [], "error": null, "parsed": true, "skipped": null,'
+    ' "encoding": "klingon"}',
+    '{"format": 1, "changes": [["strict-load-state-dict", "2", 5, "m", "safe", true]],'
+    ' "error": null, "parsed": true, "skipped": null, "encoding": "utf-8"}',
+    '{"format": 1, "changes": [["strict-load-state-dict", 2, 5, "m", "risky", true]],'
+    ' "error": null, "parsed": true, "skipped": null, "encoding": "utf-8"}',
+    "[" * 100_000 + "]" * 100_000,
+])
+def test_a_malformed_entry_is_a_miss_and_is_rewritten(tmp_path, cli, parses, entry):
+    (tmp_path / "a.py").write_text(UNSAFE_ONLY)
+    first = cli("check", ".")
+    entries = list((tmp_path / ".torchfix_cache").glob("*/*"))
+    assert entries
+    for path in entries:
+        path.write_text(entry)
+    again = cli("check", ".")  # a crash would raise here
+    assert (again.exit_code, again.stdout) == (first.exit_code, first.stdout)
+    assert len(parses) == 2
+    cli("check", ".")
+    assert len(parses) == 2  # the entry was rewritten: the third run reuses it

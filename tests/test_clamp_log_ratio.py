@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from torchfix.cli import app
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 
 CODEMOD = "clamp-log-ratio"
 SOURCE = """\
@@ -81,3 +82,76 @@ def test_unusable_bound_in_pyproject_is_a_usage_error(tmp_path):
     assert code == 2, output
     assert "[tool.torchfix.clamp-log-ratio] bound: clamp-log-ratio: bound must be" in output
     assert (tmp_path / "ppo.py").read_text(encoding="utf-8") == SOURCE
+
+
+LONG = """\
+import torch
+
+
+def ratio(batch, actions_log_prob):
+    return torch.exp(actions_log_prob - torch.squeeze(batch.old_actions_log_prob))
+"""
+ONE_LINE = (
+    "    return torch.exp(torch.clamp(actions_log_prob - "
+    "torch.squeeze(batch.old_actions_log_prob), min=-20.0, max=20.0))\n"
+)
+
+
+def _rewrite_in(folder: Path, source: str, options: dict[str, object] | None = None) -> str:
+    from torchfix.model.project import Project
+
+    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: options or {}})
+    result = process_source(source.encode(), folder / "ppo.py", settings, Project(folder))
+    assert result.error is None, result.error
+    assert result.output is not None
+    return result.output.decode()
+
+
+def test_a_clamp_past_88_columns_is_laid_out_over_lines(tmp_path):
+    output = _rewrite_in(tmp_path, LONG)
+    assert ONE_LINE not in output
+    assert "    return torch.exp(\n        torch.clamp(\n" in output
+    assert all(len(line) <= 88 for line in output.splitlines())
+
+
+@pytest.mark.parametrize("config", [
+    "[tool.ruff]\nline-length = 120\n",
+    "[tool.black]\nline-length = 120\n",
+])
+def test_the_projects_formatter_line_length_is_used(tmp_path, config):
+    (tmp_path / "pyproject.toml").write_text(config, encoding="utf-8")
+    assert ONE_LINE in _rewrite_in(tmp_path, LONG)
+
+
+def test_the_line_length_option_wins_over_the_formatters(tmp_path):
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n", encoding="utf-8")
+    assert ONE_LINE in _rewrite_in(tmp_path, LONG, {"line-length": 120})
+
+
+def test_line_length_of_the_wrong_type_is_a_usage_error(tmp_path):
+    code, output = _cli(tmp_path, '[tool.torchfix.clamp-log-ratio]\nline-length = "wide"\n')
+    assert code == 2, output
+    assert (tmp_path / "ppo.py").read_text(encoding="utf-8") == SOURCE
+
+
+@pytest.mark.parametrize("path", ["tests/test_ppo.py", "test_ratio.py", "pkg/conftest.py",
+                                  "ppo_test.py"])
+def test_test_code_is_left_alone(path):
+    settings = EngineSettings(codemods=(CODEMOD,))
+    result = process_source(SOURCE.encode(), Path(path), settings)
+    assert result.error is None and result.output is None and not result.changes
+
+
+def test_check_does_not_import_libcst():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, types\n"
+        "package = types.ModuleType('codemods'); package.__path__ = ['codemods']\n"
+        "sys.modules['codemods'] = package\n"
+        "import codemods.numerics.clamp_log_ratio\n"
+        "assert 'libcst' not in sys.modules, 'libcst imported'\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-c", code], cwd=root, check=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from torchfix.engine.config import ConfigError, find_config, load_config, validate_options
-from torchfix.rewrite.codemod import Option
+from torchfix.rewrite.contract import Option
 
 from conftest import FIXED, NEEDS_FIX, UNSAFE_ONLY
 

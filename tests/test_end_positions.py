@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from torchfix.engine.cache import ResultCache
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 
 SOURCE = '''\
 class Trainer:

@@ -6,67 +6,155 @@ import ast
 from pathlib import Path
 
 import libcst as cst
+import libcst.matchers as m
 import pytest
 
 from codemods import CODEMODS
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 from torchfix.rewrite import registry
-from torchfix.rewrite.codemod import TorchfixCodemod
+from torchfix.rewrite.contract import Codemod, FileContext, Finding
+from torchfix.rewrite.editing import Editor
+from torchfix.rewrite.transformer import FocusedTransformer
 
 SOURCE = (b"from torch import nn\n\n\n"
           b"def resume(model: nn.Module, sd):\n    model.load_state_dict(sd)\n    return 41\n")
 
 
-class _Broken(TorchfixCodemod):
-    """Test codemods with the bugs the engine must catch before anything is written."""
+def _ints_and_calls(file: FileContext) -> list[Finding]:
+    return [Finding(node, "bump" if isinstance(node, ast.Constant) else "dup")
+            for node in ast.walk(file.tree)
+            if (isinstance(node, ast.Constant) and type(node.value) is int)
+            or isinstance(node, ast.Call)]
+
+
+class _Broken(Codemod):
+    """Test codemods with the bugs the engine must catch before anything is written: each
+    decides a change at every integer (and call), and its editor gets it wrong."""
 
     triggers = (b"return",)
     summary = "test"
 
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return _ints_and_calls(file)
+
+
+class _BrokenEditor(Editor):
     def leave_Integer(self, original_node: cst.Integer, updated_node: cst.Integer):
-        return self.fix(original_node, updated_node, self.replace(updated_node), "bump")
+        finding = self.finding_at(original_node)
+        if finding is None:
+            return updated_node
+        self.done(finding)
+        return self.replace(updated_node)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call):
+        finding = self.finding_at(original_node)
+        if finding is not None:
+            self.done(finding)
+        return updated_node
 
     def replace(self, node: cst.Integer) -> cst.BaseExpression:
         raise NotImplementedError
 
 
-class EmitsInvalidCode(_Broken):
-    name = "emits-invalid-code"
-
+class EmitsInvalidCodeEditor(_BrokenEditor):
     def replace(self, node):
         return cst.Name("return")  # a keyword: libcst builds it, no parser accepts it
 
 
-class RepeatsAKeyword(_Broken):
-    name = "repeats-a-keyword"
-
+class RepeatsAKeywordEditor(_BrokenEditor):
     def leave_Call(self, original_node, updated_node):
+        super().leave_Call(original_node, updated_node)
         arg = cst.Arg(cst.Name("True"), keyword=cst.Name("strict"))
-        return self.fix(original_node, updated_node,
-                        updated_node.with_changes(args=[*updated_node.args, arg, arg]), "dup")
+        return updated_node.with_changes(args=[*updated_node.args, arg, arg])
 
     def replace(self, node):
         return node
 
 
-class NotIdempotent(_Broken):
-    name = "not-idempotent"
-
+class NotIdempotentEditor(_BrokenEditor):
     def replace(self, node):
         return node.with_changes(value=str(int(node.value) + 1))
 
 
-class Crashes(_Broken):
-    name = "crashes"
-
+class CrashesEditor(_BrokenEditor):
     def replace(self, node):
         raise ZeroDivisionError("division by zero")
 
 
+class EmitsInvalidCode(_Broken):
+    name = "emits-invalid-code"
+    editor = f"{__name__}:EmitsInvalidCodeEditor"
+
+
+class RepeatsAKeyword(_Broken):
+    name = "repeats-a-keyword"
+    editor = f"{__name__}:RepeatsAKeywordEditor"
+
+
+class NotIdempotent(_Broken):
+    name = "not-idempotent"
+    editor = f"{__name__}:NotIdempotentEditor"
+
+
+class Crashes(_Broken):
+    name = "crashes"
+    editor = f"{__name__}:CrashesEditor"
+
+
+class AddsHeader(Codemod):
+    """Five comment lines at the top of every file that has none."""
+
+    name = "adds-header"
+    summary = "test"
+    triggers = (b"import",)
+    editor = f"{__name__}:AddsHeaderEditor"
+
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return [] if file.text.startswith("#") else [Finding(file.tree.body[0],
+                                                             "adds five lines")]
+
+
+class AddsHeaderEditor(Editor):
+    def leave_Module(self, original_node, updated_node):
+        for finding in self.edit.findings:
+            self.done(finding)
+        header = [cst.EmptyLine(comment=cst.Comment("# added")) for _ in range(5)]
+        return updated_node.with_changes(header=header)
+
+
+class DecoratedBump(Codemod):
+    """41 → 42 where it is returned: its editor uses libcst's matcher decorators."""
+
+    name = "decorated-bump"
+    summary = "test"
+    triggers = (b"return",)
+    editor = f"{__name__}:DecoratedBumpEditor"
+
+    @classmethod
+    def check(cls, file: FileContext) -> list[Finding]:
+        return [Finding(node.value, "answer") for node in ast.walk(file.tree)
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)
+                and node.value.value == 41]
+
+
+class DecoratedBumpEditor(Editor):
+    @m.call_if_inside(m.Return())
+    @m.leave(m.Integer())
+    def bump(self, original_node: cst.Integer, updated_node: cst.Integer) -> cst.Integer:
+        finding = self.finding_at(original_node)
+        if finding is None:
+            return updated_node
+        self.done(finding)
+        return updated_node.with_changes(value="42")
+
+
 @pytest.fixture
 def with_codemods(monkeypatch):
-    def install(*extra: type[TorchfixCodemod]) -> None:
+    def install(*extra: type[Codemod]) -> None:
         monkeypatch.setattr(registry, "all_codemods", lambda: (*CODEMODS, *extra))
 
     return install
@@ -137,7 +225,7 @@ def test_only_statements_with_findings_are_visited_by_the_editor(monkeypatch):
     assert "inner" not in visited  # `step` is seen (to be skipped), its body is not
 
 
-def test_positions_match_libcst_for_nested_and_multiline_code(monkeypatch):
+def test_editors_find_nodes_by_the_positions_libcst_gives(monkeypatch):
     source = (
         "import torch\n"
         "\n"
@@ -151,28 +239,17 @@ def test_positions_match_libcst_for_nested_and_multiline_code(monkeypatch):
         "                sd), model.load_state_dict(sd)]\n"
         "        return x\n"
     )
-    settings = EngineSettings(codemods=("strict-load-state-dict",), produce_output=False)
+    settings = EngineSettings(codemods=("strict-load-state-dict",), unsafe_fixes=True)
     fast = process_source(source.encode(), Path("a.py"), settings)
-    # The same, computed by libcst's PositionProvider over the whole module.
-    monkeypatch.setattr(TorchfixCodemod, "_position_in_statement", lambda self, node: None)
+    # The same, with libcst's PositionProvider over the whole module.
+    monkeypatch.setattr(FocusedTransformer, "_position_in_statement", lambda self, node: None)
     full = process_source(source.encode(), Path("a.py"), settings)
     assert [(c.line, c.column) for c in fast.changes] == [(9, 18), (10, 22)]
-    assert fast.changes == full.changes
+    assert fast.output is not None and fast.output.count(b"strict=True") == 2
+    assert (fast.changes, fast.output) == (full.changes, full.output)
 
 
 def test_later_codemods_report_lines_of_the_file_as_read(with_codemods):
-    class AddsHeader(TorchfixCodemod):
-        name = "adds-header"
-        summary = "test"
-        triggers = (b"import",)
-
-        def leave_Module(self, original_node, updated_node):
-            if updated_node.header:
-                return updated_node
-            header = [cst.EmptyLine(comment=cst.Comment("# added")) for _ in range(5)]
-            return self.fix(original_node, updated_node,
-                            updated_node.with_changes(header=header), "adds five lines")
-
     with_codemods(AddsHeader)
     # Settings list codemods in run order: the header comes first, shifting every line.
     settings = EngineSettings(codemods=("adds-header", "strict-load-state-dict"))
@@ -197,22 +274,7 @@ def test_candidate_lines_see_the_same_tree_python_does():
     assert StrictLoadStateDict.candidate_lines(tree) == {5}
 
 
-def test_codemods_with_matcher_decorators_still_dispatch_through_libcst(with_codemods):
-    import libcst.matchers as m
-
-    class DecoratedBump(TorchfixCodemod):
-        name = "decorated-bump"
-        summary = "test"
-        triggers = (b"return",)
-
-        @m.call_if_inside(m.Return())
-        @m.leave(m.Integer())
-        def bump(self, original_node: cst.Integer, updated_node: cst.Integer) -> cst.Integer:
-            if updated_node.value != "41":
-                return updated_node
-            return self.fix(original_node, updated_node,
-                            updated_node.with_changes(value="42"), "answer")
-
+def test_editors_with_matcher_decorators_still_dispatch_through_libcst(with_codemods):
     with_codemods(DecoratedBump)
     result = process_source(SOURCE, Path("a.py"), EngineSettings(codemods=("decorated-bump",)))
     assert result.output == SOURCE.replace(b"41", b"42")

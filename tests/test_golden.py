@@ -19,8 +19,13 @@ def test_golden_case(case):
 def test_every_codemod_has_positive_and_negative_cases():
     for codemod in registry.all_codemods():
         cases = [case for case in CASES if case.codemod == codemod.name]
-        if codemod.fix_safety != "report":  # a codemod that only reports rewrites nothing
-            assert any(case.expected_path for case in cases), f"{codemod.name}: no rewrite case"
+        if codemod.fix_safety == "report":  # reports only: its positive cases are reports
+            assert any(case.check_path and case.check_path.read_text().strip()
+                       for case in cases), f"{codemod.name}: no reported case"
+            assert any(case.check_path and not case.check_path.read_text().strip()
+                       for case in cases), f"{codemod.name}: no negative case"
+            continue
+        assert any(case.expected_path for case in cases), f"{codemod.name}: no rewrite case"
         assert any(not case.expected_path for case in cases), f"{codemod.name}: no negative case"
 
 

@@ -14,14 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from codemods.hoist_mask_constant import (
+from codemods.performance.hoist_mask_constant import (
     _FINFO,
-    ModuleFacts,
-    Safety,
+    HoistMaskConstant,
+    Reader,
     holds_exactly,
     verdict,
 )
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
+from torchfix.model.semantic import SemanticModel
+from torchfix.rewrite.contract import Safety
 
 torch = pytest.importorskip("torch")
 
@@ -48,7 +51,6 @@ DTYPES = (
     "torch.uint8", "torch.bool", "x.dtype", "y.dtype", *FORMS,
 )
 TENSOR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int64", "int32", "uint8", "bool")
-FACTS = ModuleFacts.of(ast.parse("import torch\n"))
 
 
 def _tensor(dtype: str, zero_dim: bool = False):
@@ -91,13 +93,15 @@ def _constructor(value: str, dtype: str) -> str:
 
 
 def _judge(call: str) -> Safety | None:
-    node = ast.parse(call, mode="eval").body
+    tree = ast.parse(f"import torch\n{call}\n")
+    node = tree.body[1].value  # type: ignore[attr-defined]
     assert isinstance(node, ast.Call)
-    sites = [site for site in FACTS.fill_sites(node) if isinstance(site.operand, ast.Call)]
+    reader = Reader(SemanticModel(tree))
+    sites = [site for site in reader.fill_sites(node) if isinstance(site.operand, ast.Call)]
     assert len(sites) == 1
-    tensor = FACTS.constant_tensor(sites[0].operand)
+    tensor = reader.constant_tensor(sites[0].operand)
     assert tensor is not None
-    judged = verdict(sites[0], tensor, FACTS)
+    judged = verdict(sites[0], tensor, reader)
     return judged.safety if judged is not None else None
 
 
@@ -183,3 +187,13 @@ def test_hoist_min_count_option(count, hoisted):
     assert result.error is None
     output = (result.output or HOIST_SOURCE).decode()
     assert ("MASK_FILL_VALUE = -1e9" in output) is hoisted
+
+
+def test_candidate_lines_see_a_constructor_imported_under_another_name():
+    tree = ast.parse(
+        "from torch import tensor as T\n"
+        "\n"
+        "def mask(logits, legal):\n"
+        "    return logits.masked_fill(~legal, T(-1e4, device=logits.device))\n"
+    )
+    assert HoistMaskConstant.candidate_lines(tree) == {4}

@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
 
 ALL = EngineSettings(
@@ -47,6 +48,15 @@ FRAGMENTS = [
     "y = torch.where(mask, {x}, torch.tensor(0.0))",
     "ratio = torch.exp(new_log_prob - old_log_prob)",
     "ratio = ({x}_logp - old_logp).exp()",
+    "y = {x}(obs).cpu().numpy()",
+    "print(self.{x}.weight.numpy())",
+    "try:\n    {x}.flush()\nexcept Exception:\n    pass",
+    "p = 1 / (1 + math.exp(-{x}))",
+    "t = {x}.view(-1).kthvalue(int(0.9 * {x}.numel())).values",
+    "a = torch.atanh(torch.clamp({x}, -0.999999, 0.999999))",
+    "c = torch.log(1 - {x}.pow(2) + 1e-6)",
+    "def f({x}: any) -> any:\n    return {x}",
+    "self.{x} = nn.Conv1d(8, 8, 3); self.norm = nn.LayerNorm(8)",
     "{x} = [i * 2 for i in range(3)]; z = {x}",
     "if {x}:\n    pass\nelse:\n    {x} = None",
     "for i in range(3):\n    {x} += i",
@@ -166,9 +176,10 @@ def test_mutated_real_pytorch_files_keep_the_invariants(source, edits):
 
 def test_a_5_mb_file(tmp_path, cli):
     # Data embedded in a module (a vocabulary, small weights) is how real .py files reach
-    # megabytes. 74,000 string rows keep the test to seconds; a table of 200,000 tuples
-    # works too but takes minutes to parse with libcst.
-    blob = base64.b64encode(random.Random(0).randbytes(3_800_000)).decode()
+    # megabytes. 61,000 string rows keep the test to seconds; a table of 200,000 tuples
+    # works too but takes minutes to parse with libcst. 5.2 million bytes: under the
+    # default max-file-size (5 MB = 5,242,880 bytes).
+    blob = base64.b64encode(random.Random(0).randbytes(3_500_000)).decode()
     rows = "\n".join(f'    "{blob[i:i + 76]}",' for i in range(0, len(blob), 76))
     source = (f"import torch\n\nVOCAB_B64 = [\n{rows}\n]\n\n\n"
               "def resume(model: torch.nn.Module, sd):\n    model.load_state_dict(sd)\n")

@@ -453,16 +453,16 @@ def test_an_interrupted_run_records_what_it_wrote(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = make_repo(tmp_path / "repo", {"a.py": NEEDS_FIX, "b.py": NEEDS_FIX})
-    import torchfix.cli as cli
+    import torchfix.cli.apply as cli
 
     real_write = cli.write_atomically
     calls: list[Path] = []
 
-    def write_then_interrupt(path: Path, expected: bytes, new: bytes) -> None:
+    def write_then_interrupt(path: Path, expected: bytes, new: bytes, **options: Path) -> None:
         calls.append(path)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        real_write(path, expected, new)
+        real_write(path, expected, new, **options)
 
     monkeypatch.setattr(cli, "write_atomically", write_then_interrupt)
     result = _cli(repo, "apply", "--jobs", "1", ".")
@@ -486,14 +486,14 @@ def test_a_killed_run_is_undone_from_its_hashes(
 ) -> None:
     """Killed after writing a.py, before b.py and before the record was finished."""
     repo = make_repo(tmp_path / "repo", {"a.py": NEEDS_FIX, "b.py": NEEDS_FIX})
-    import torchfix.cli as cli
+    import torchfix.cli.apply as cli
 
     real_write = cli.write_atomically
 
-    def write_a_only(path: Path, expected: bytes, new: bytes) -> None:
+    def write_a_only(path: Path, expected: bytes, new: bytes, **options: Path) -> None:
         if path.name != "a.py":
             raise WriteError("disk went away")
-        real_write(path, expected, new)
+        real_write(path, expected, new, **options)
 
     monkeypatch.setattr(cli, "write_atomically", write_a_only)
     monkeypatch.setattr(record.RunRecorder, "finish", lambda self, interrupted=False: None)

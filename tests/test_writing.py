@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
+from torchfix.cli import apply as cli_module
 from torchfix.engine.writing import WriteError, write_atomically
 
 from conftest import FIXED, NEEDS_FIX
@@ -112,3 +114,31 @@ def test_a_failed_write_leaves_the_original_and_no_temp_file(tmp_path, monkeypat
         write_atomically(target, NEEDS_FIX.encode(), FIXED.encode())
     assert target.read_text() == NEEDS_FIX
     assert [p.name for p in Path(tmp_path).iterdir()] == ["train.py"]
+
+
+def test_the_summary_counts_only_what_was_written(tmp_path, cli, monkeypatch):
+    # Three files to fix: one read-only, one whose disk is "full", one that is written.
+    read_only = tmp_path / "a_read_only.py"
+    read_only.write_text(NEEDS_FIX + "    model.load_state_dict(ckpt)\n")
+    read_only.chmod(0o444)
+    full = tmp_path / "b_full.py"
+    full.write_text(NEEDS_FIX)
+    (tmp_path / "c_fine.py").write_text(NEEDS_FIX)
+    real_write = cli_module.write_atomically
+
+    def disk_full(path, *args, **kwargs):
+        if Path(path).name == "b_full.py":
+            raise WriteError("cannot write: No space left on device")
+        return real_write(path, *args, **kwargs)
+
+    monkeypatch.setattr(cli_module, "write_atomically", disk_full)
+    result = cli("apply", "--format", "json", ".")
+    assert result.exit_code == 1
+    summary = json.loads(result.stdout)["summary"]
+    assert (summary["files"], summary["files_changed"], summary["errors"]) == (3, 1, 2)
+    assert summary["changes"] == {"strict-load-state-dict": 1}
+
+    (tmp_path / "c_fine.py").write_text(NEEDS_FIX)
+    text = cli("apply", ".")
+    assert "torchfix: 3 files scanned, 1 changed, 2 errors" in text.stderr
+    assert "strict-load-state-dict        1" in text.stderr

@@ -26,9 +26,10 @@ from typing import Any
 
 from torchfix.engine.config import ConfigError, validate_options
 from torchfix.engine.pipeline import RunOptions, run
-from torchfix.engine.process import EngineSettings, FileResult, process_bytes
+from torchfix.engine.process import process_bytes
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
-from torchfix.rewrite.codemod import Change
+from torchfix.rewrite.contract import Change
 
 __all__ = ["CheckResult", "FileProblem", "Finding", "FixResult", "SourceError", "check_paths",
            "check_source", "fix_source"]
@@ -84,6 +85,9 @@ class FixResult:
     source: str
     output: str  # the new text (the source itself when nothing changes)
     findings: tuple[Finding, ...]  # `applies` marks the changes made
+    # Files the output needs created (absolute path, text), e.g. atomic-save's package
+    # helper with `helper = "module"`; `torchfix apply` creates them, this does not.
+    new_files: tuple[tuple[Path, str], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -121,7 +125,8 @@ def fix_source(
     output = rewrite[1].decode(result.encoding) if rewrite is not None else source
     if rewrite is not None and source.startswith("\ufeff") and not output.startswith("\ufeff"):
         output = "\ufeff" + output
-    return FixResult(source, output, tuple(Finding.of(c, None) for c in _sorted(result)))
+    return FixResult(source, output, tuple(Finding.of(c, None) for c in _sorted(result)),
+                     tuple((new.path, new.data.decode("utf-8")) for new in result.creates))
 
 
 def check_paths(

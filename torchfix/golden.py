@@ -17,8 +17,9 @@ decisions that read other modules (a class defined elsewhere, an imported consta
 project's torch requirement, a test expecting AssertionError). Its `*.in.py` files are
 placed without the `.in` (expected output: `*.out.py` beside them; none: unchanged),
 every other file is copied as it is (a plain `.py` file must come out unchanged), and
-`check.txt` / `args.txt` hold the expected `check` output and extra arguments. The
-commands run at the project's root on `.`.
+`check.txt` / `args.txt` hold the expected `check` output and extra arguments. A
+`*.out.py` with no `*.in.py` is a file the run must create. The commands run at the
+project's root on `.`.
 
 Used by the test suite and by `torchfix selftest`, so the cases ship with the package.
 """
@@ -112,9 +113,10 @@ def discover_cases(root: Path | None = None) -> list[GoldenCase]:
     return sorted(cases, key=lambda case: case.id)
 
 
-def _folder_files(case: GoldenCase) -> dict[Path, tuple[bytes, bytes]]:
-    """Project path → (input bytes, expected bytes) of every file of a folder case."""
-    files: dict[Path, tuple[bytes, bytes]] = {}
+def _folder_files(case: GoldenCase) -> dict[Path, tuple[bytes | None, bytes]]:
+    """Project path → (input bytes, expected bytes) of every file of a folder case; the
+    input is None for a file the run must create."""
+    files: dict[Path, tuple[bytes | None, bytes]] = {}
     for path in sorted(case.input_path.rglob("*")):
         relative = path.relative_to(case.input_path)
         if not path.is_file() or "__pycache__" in relative.parts or (
@@ -122,6 +124,8 @@ def _folder_files(case: GoldenCase) -> dict[Path, tuple[bytes, bytes]]:
             continue
         name = relative.as_posix()
         if name.endswith(OUT_SUFFIX):
+            if not path.with_name(path.name[: -len(OUT_SUFFIX)] + IN_SUFFIX).is_file():
+                files[Path(name[: -len(OUT_SUFFIX)] + ".py")] = (None, path.read_bytes())
             continue
         data = path.read_bytes()
         if name.endswith(IN_SUFFIX):
@@ -152,7 +156,8 @@ def run_case(case: GoldenCase) -> CaseOutcome:
     with tempfile.TemporaryDirectory(prefix="torchfix-golden-") as folder, _inside(Path(folder)):
         for target, (source, _) in files.items():
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(source)
+            if source is not None:
+                target.write_bytes(source)
         if case.config_path is not None and not case.is_folder:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
         if case.check_path is not None:
@@ -168,6 +173,8 @@ def run_case(case: GoldenCase) -> CaseOutcome:
         if code != 0:
             return CaseOutcome(case, False, f"apply exited {code}: {output.strip()}")
         for target, (_, expected) in files.items():
+            if not target.is_file():
+                return CaseOutcome(case, False, f"{target.as_posix()} was not created")
             produced = target.read_bytes()
             if produced != expected:
                 return CaseOutcome(case, False, _mismatch(

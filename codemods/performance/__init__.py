@@ -1,1 +1,2 @@
-"""Codemods for avoidable slowness in training loops (off by default, as in TorchFix)."""
+"""Codemods about avoidable work in the hot path: allocations, host syncs (some off by
+default, as in TorchFix)."""

@@ -1,8 +1,9 @@
-import torch as th
-from torch import nn
 import os
 import shutil
 import tempfile
+
+import torch as th
+from torch import nn
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import torch
-import shutil
-import tempfile
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -1,10 +1,10 @@
+import os
 import pickle
+import shutil
+import tempfile
 
 import dill
 import torch
-import os
-import shutil
-import tempfile
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -1,7 +1,8 @@
-from torch import load, save
 import os
 import shutil
 import tempfile
+
+from torch import load, save
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

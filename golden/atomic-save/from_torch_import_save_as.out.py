@@ -1,8 +1,9 @@
-import numpy as np
-from torch import save as torch_save
 import os
 import shutil
 import tempfile
+
+import numpy as np
+from torch import save as torch_save
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 import os
-
-import torch
 import shutil
 import tempfile
+
+import torch
 
 try:
     import wandb

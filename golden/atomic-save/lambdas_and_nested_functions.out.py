@@ -1,7 +1,8 @@
-import torch
 import os
 import shutil
 import tempfile
+
+import torch
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

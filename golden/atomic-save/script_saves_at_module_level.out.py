@@ -1,9 +1,9 @@
 import argparse
-
-import torch
 import os
 import shutil
 import tempfile
+
+import torch
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -18,3 +18,9 @@ def stash(state, tmp_dir):
 def debug_dump(state):
     torch.save(state, "/tmp/debug_state.pt")
     torch.save(state, tempfile.mkdtemp() + "/state.pt")
+
+
+def fake_state_dict_size(fake_state_dict):
+    scratch_path = "/tmp/fake_state_dict.pt"
+    torch.save(fake_state_dict, scratch_path)
+    return os.path.getsize(scratch_path)

@@ -1,9 +1,9 @@
-import time
-
-import torch
 import os
 import shutil
 import tempfile
+import time
+
+import torch
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

@@ -1,8 +1,8 @@
 import os
-
-import torch
 import shutil
 import tempfile
+
+import torch
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

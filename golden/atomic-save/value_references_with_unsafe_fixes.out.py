@@ -1,10 +1,10 @@
 # golden-args: --unsafe-fixes
-from functools import partial
-
-import torch
 import os
 import shutil
 import tempfile
+from functools import partial
+
+import torch
 
 
 def _torchfix_atomic_save(obj, f, *args, **kwargs):

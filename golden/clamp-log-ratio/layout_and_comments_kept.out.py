@@ -3,7 +3,9 @@ import torch
 
 def decoupled_ppo_loss(behavior_action_neglog_probs, action_neglog_probs, advantage):
     pg_losses1 = -advantage * torch.exp(
-        torch.clamp(behavior_action_neglog_probs - action_neglog_probs, min=-20.0, max=20.0)
+        torch.clamp(
+            behavior_action_neglog_probs - action_neglog_probs, min=-20.0, max=20.0
+        )
     )  # behaviour-policy ratio
     return pg_losses1.mean()
 

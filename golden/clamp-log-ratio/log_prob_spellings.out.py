@@ -3,16 +3,31 @@ import torch
 
 def surrogate(dist, minibatch, per_head_log_probs, old_log_probs, advantages):
     # tianshou
-    ratios = (dist.log_prob(minibatch.act) - minibatch.logp_old).clamp(-20.0, 20.0).exp().float()
+    ratios = (
+        (dist.log_prob(minibatch.act) - minibatch.logp_old)
+        .clamp(-20.0, 20.0)
+        .exp()
+        .float()
+    )
     # one ratio per action head
     head_ratios = {}
     for key in per_head_log_probs:
-        head_ratios[key] = torch.exp(torch.clamp(per_head_log_probs[key] - old_log_probs[key], min=-20.0, max=20.0))
+        head_ratios[key] = torch.exp(
+            torch.clamp(
+                per_head_log_probs[key] - old_log_probs[key], min=-20.0, max=20.0
+            )
+        )
     return ratios, head_ratios
 
 
 def rsl_rl_surrogate(batch, actions_log_prob, clip_param):
-    ratio = torch.exp(torch.clamp(actions_log_prob - torch.squeeze(batch.old_actions_log_prob), min=-20.0, max=20.0))
+    ratio = torch.exp(
+        torch.clamp(
+            actions_log_prob - torch.squeeze(batch.old_actions_log_prob),
+            min=-20.0,
+            max=20.0,
+        )
+    )
     surrogate = -torch.squeeze(batch.advantages) * ratio
     surrogate_clipped = -torch.squeeze(batch.advantages) * torch.clamp(
         ratio, 1.0 - clip_param, 1.0 + clip_param
@@ -22,18 +37,26 @@ def rsl_rl_surrogate(batch, actions_log_prob, clip_param):
 
 def rl_games_actor_loss(old_action_neglog_probs_batch, action_neglog_probs, advantage):
     # exp(old neglogp - new neglogp) is pi_new / pi_old
-    ratio = torch.exp(torch.clamp(old_action_neglog_probs_batch - action_neglog_probs, min=-20.0, max=20.0))
+    ratio = torch.exp(
+        torch.clamp(
+            old_action_neglog_probs_batch - action_neglog_probs, min=-20.0, max=20.0
+        )
+    )
     return -(advantage * ratio).mean()
 
 
 def trpo_gain(policy, states, actions, log_prob, advantages):
     new_log_prob = policy.log_prob(states, actions)
-    return (advantages * torch.exp(torch.clamp(new_log_prob - log_prob.detach(), min=-20.0, max=20.0))).mean()
+    return (advantages * torch.exp(
+        torch.clamp(new_log_prob - log_prob.detach(), min=-20.0, max=20.0)
+    )).mean()
 
 
 def joint_ratio(new_dist, actions, b_logp):
     # summed over action dimensions: the ratio of joint probabilities
-    return (new_dist.log_prob(actions).sum(-1) - b_logp.sum(-1)).clamp(-20.0, 20.0).exp()
+    return (
+        (new_dist.log_prob(actions).sum(-1) - b_logp.sum(-1)).clamp(-20.0, 20.0).exp()
+    )
 
 
 def vtrace_rho(log_pi, log_mu):

@@ -6,11 +6,15 @@ change to one of them misses. Only results that carry no new file text are store
 unchanged file, findings, bad input); a file that would be rewritten is always processed.
 
 The cache lives in `.torchfix_cache/` at the project root. It is safe to delete, holds a
-`.gitignore` so git never sees it, and is bypassed with `--no-cache`.
+`.gitignore` so git never sees it, and is bypassed with `--no-cache`. An entry that does
+not decode to a complete, valid result is a miss and is rewritten. A well-formed entry is
+trusted as it is: the cache is local, written by torchfix for this user, so whoever can
+forge one can edit the files themselves (see the README).
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import dataclasses
 import hashlib
@@ -23,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
-from torchfix.engine.process import EngineSettings, FileError, FileResult
+from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
-from torchfix.rewrite.codemod import Change, Safety
+from torchfix.rewrite.contract import Change, Safety
 
 FOLDER_NAME = ".torchfix_cache"
 _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;
@@ -52,7 +56,7 @@ class ResultCache:
         """The cached result, if there is one and every project fact it read still holds."""
         try:
             entry = json.loads((self.folder / key[:2] / key).read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: absurdly deep JSON
             return None
         result = _decode(entry, path)
         if result is not None and result.facts and (
@@ -65,6 +69,7 @@ class ResultCache:
     def put(self, key: str, result: FileResult) -> None:
         if (
             result.output is not None
+            or result.creates  # a file to create is part of a rewrite
             or result.skipped is not None  # depends on how the file was named, not its text
             or (result.error is not None and result.error.internal)
         ):
@@ -104,23 +109,47 @@ def _encode(result: FileResult) -> dict[str, Any]:
     }
 
 
-def _decode(entry: dict[str, Any], path: Path) -> FileResult | None:
-    if entry.get("format") != _FORMAT:
+def _decode(entry: Any, path: Path) -> FileResult | None:
+    """The result an entry holds, or None (a miss, so the file is processed again and the
+    entry rewritten) unless it decodes to a complete, valid result: a truncated, edited
+    or old entry must never crash a run, nor take the place of one."""
+    try:
+        if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
+            return None
+        changes = tuple(_change(item) for item in entry["changes"])
+        error = entry["error"]
+        if error is not None:
+            error = FileError(**error)
+            if not isinstance(error.message, str) or not isinstance(error.internal, bool) \
+                    or not isinstance(error.codemod, str | None):
+                return None
+        parsed, skipped, encoding = entry["parsed"], entry["skipped"], entry["encoding"]
+        if not isinstance(parsed, bool) or not isinstance(skipped, str | None) \
+                or not isinstance(encoding, str):
+            return None
+        codecs.lookup(encoding)
+    except (KeyError, TypeError, ValueError, LookupError):
         return None
-    return FileResult(
-        path,
-        changes=tuple(
-            Change(codemod, line, column, message, Safety(safety), applied, end_line, end_column,
-                   code)
-            for codemod, line, column, message, safety, applied, end_line, end_column, code
-            in entry["changes"]
-        ),
-        error=FileError(**entry["error"]) if entry["error"] else None,
-        parsed=entry["parsed"],
-        skipped=entry["skipped"],
-        encoding=entry["encoding"],
-        facts=tuple((key, digest) for key, digest in entry.get("facts", ())),
-    )
+    facts = entry.get("facts", [])
+    if not isinstance(facts, list) or not all(
+        isinstance(fact, list) and len(fact) == 2 and all(isinstance(v, str) for v in fact)
+        for fact in facts
+    ):
+        return None
+    return FileResult(path, changes=changes, error=error, parsed=parsed, skipped=skipped,
+                      encoding=encoding, facts=tuple((key, digest) for key, digest in facts))
+
+
+def _change(item: Any) -> Change:
+    """One change as `_encode` wrote it; TypeError or ValueError if it is not one."""
+    codemod, line, column, message, safety, applied, end_line, end_column, code = item
+    if not (isinstance(codemod, str) and isinstance(message, str)
+            and type(line) is int and type(column) is int and isinstance(applied, bool)
+            and isinstance(end_line, int | None) and isinstance(end_column, int | None)
+            and isinstance(code, str | None)):
+        raise TypeError("not a change")
+    return Change(codemod, line, column, message, Safety(safety), applied, end_line,
+                  end_column, code)
 
 
 def _fingerprint(settings: EngineSettings) -> str:
@@ -129,7 +158,9 @@ def _fingerprint(settings: EngineSettings) -> str:
             "torchfix": __version__,
             "libcst": importlib.metadata.version("libcst"),
             "code": _code_fingerprint(),
-            "settings": dataclasses.asdict(settings),
+            # The size limit is applied before the cache is asked: it never shapes a result.
+            "settings": {key: value for key, value in dataclasses.asdict(settings).items()
+                         if key != "max_file_bytes"},
         },
         sort_keys=True,
         default=str,

@@ -11,6 +11,7 @@
     min-torch = "2.1"                 # oldest torch the code supports (default: the project's
                                       # declared torch requirement)
     keep-runs = 20                    # run records kept; older finished ones are deleted
+    max-file-size = 5                 # MB; larger files get one error line and are skipped
 
     [tool.torchfix.per-file-ignores]  # globs relative to this file, as in ruff
     "tests/*" = ["assert-to-raise"]
@@ -24,6 +25,7 @@ The command line wins over the file.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 import sys
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from torchfix.engine.containment import is_inside
 from torchfix.rewrite import registry
 
 if sys.version_info >= (3, 11):
@@ -44,6 +47,12 @@ _BOOL_KEYS = ("unsafe-fixes", "include-generated")
 _FOLDER_KEYS = ("record-dir",)
 _VERSION_KEYS = ("min-torch",)
 DEFAULT_KEEP_RUNS = 20
+_NUMBER_KEYS = ("max-file-size",)
+# Larger files are not processed: libcst needs 0.1 (data) to 1.7 GB (dense code) of memory
+# per megabyte, in each worker. Human-written modules stay far below this (torch's
+# largest is 1.3 MB); modules with embedded data reach a few megabytes.
+DEFAULT_MAX_FILE_SIZE_MB = 5.0
+MB = 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -66,6 +75,7 @@ class Config:
     keep_runs: int = DEFAULT_KEEP_RUNS  # 0: keep every run
     # (glob relative to `root`, codemods not run on the files it matches)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    max_file_size: float = DEFAULT_MAX_FILE_SIZE_MB  # MB
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def ignored_for(self, path: Path) -> frozenset[str]:
@@ -91,13 +101,19 @@ class Config:
 def find_config(start: Path, stop: Path | None = None) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a [tool.torchfix] table.
 
-    With `stop`, folders above it are not searched.
+    With `stop`, folders above it are not searched. Folders are those above `start` as
+    given, before symlinks are resolved: a symlinked folder in a project is configured by
+    that project (see `pipeline.project_root`).
     """
-    start = start.resolve()
+    start = Path(os.path.abspath(start))
     folder = start if start.is_dir() else start.parent
     candidates = [folder, *folder.parents]
-    if stop is not None and stop.resolve() in candidates:
-        candidates = candidates[: candidates.index(stop.resolve()) + 1]
+    if stop is not None:
+        stop = stop.resolve()
+        for index, candidate in enumerate(candidates):
+            if candidate.resolve() == stop:
+                candidates = candidates[: index + 1]
+                break
     for candidate in candidates:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file() and _has_torchfix_table(pyproject):
@@ -131,10 +147,15 @@ def load_config(path: Path | None) -> Config:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder path "
                                   "(a non-empty string)")
-            # Relative to the configuration file, like exclude patterns, not to the cwd.
-            values[key] = path.parent.resolve() / Path(value).expanduser()
+            values[key] = _folder_inside(path, key, value)
         elif key in _VERSION_KEYS:
             values[key] = parse_torch_version(path, key, value)
+        elif key in _NUMBER_KEYS:
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value <= 0):
+                raise ConfigError(f"{path}: [tool.torchfix] {key} must be a positive number "
+                                  f"(megabytes), got {value!r}")
+            values[key] = float(value)
         elif isinstance(value, dict):
             try:
                 codemod = registry.get(key)
@@ -165,8 +186,22 @@ def load_config(path: Path | None) -> Config:
         min_torch=values.get("min-torch"),
         keep_runs=values.get("keep-runs", DEFAULT_KEEP_RUNS),
         per_file_ignores=values.get("per-file-ignores", ()),
+        max_file_size=values.get("max-file-size", DEFAULT_MAX_FILE_SIZE_MB),
         options=options,
     )
+
+
+def _folder_inside(path: Path, key: str, value: str) -> Path:
+    """A folder named in the configuration: relative to the file's folder, like exclude
+    patterns, and inside it once symlinks are resolved. A repository's own configuration
+    must not make torchfix create folders elsewhere (only the command line may)."""
+    folder = path.parent.resolve()
+    given = Path(value)
+    if given.is_absolute() or value.startswith("~") or not is_inside(folder / given, folder):
+        raise ConfigError(f"{path}: [tool.torchfix] {key} must be a folder inside the project, "
+                          f"relative to this file; {value!r} leads outside it (--{key} on the "
+                          "command line may point anywhere)")
+    return folder / given
 
 
 def validate_options(path: Path, codemod: Any, given: Mapping[str, Any]) -> dict[str, Any]:

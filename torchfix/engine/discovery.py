@@ -71,11 +71,7 @@ def discover(
     (the configuration file's folder, or the current folder for command-line patterns).
     """
     result = Discovery()
-    exclude_rules = [
-        _IgnoreFile(root.resolve(), pathspec.GitIgnoreSpec.from_lines(patterns))
-        for root, patterns in excludes
-        if patterns
-    ]
+    exclude_rules = _exclude_rules(excludes)
     seen: set[Path] = set()
     found: list[SourceFile] = []
     for given in paths:
@@ -95,6 +91,26 @@ def discover(
             result.files.append(source)
     result.files.sort(key=lambda source: str(source.path))
     return result
+
+
+def is_excluded(path: Path, excludes: Sequence[tuple[Path, Sequence[str]]]) -> bool:
+    """Whether an exclude pattern matches `path` or a folder above it (the file need not
+    exist: text read from stdin is checked as if it were at `path`)."""
+    rules = _exclude_rules(excludes)
+    absolute = Path(os.path.abspath(path))
+    candidates = [absolute, *absolute.parents]
+    return any(
+        rule.check(candidate, is_dir=candidate is not absolute)
+        for rule in rules for candidate in candidates
+    )
+
+
+def _exclude_rules(excludes: Sequence[tuple[Path, Sequence[str]]]) -> list[_IgnoreFile]:
+    return [
+        _IgnoreFile(root.resolve(), pathspec.GitIgnoreSpec.from_lines(patterns))
+        for root, patterns in excludes
+        if patterns
+    ]
 
 
 def _resolve_parent(path: Path) -> Path:

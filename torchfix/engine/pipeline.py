@@ -10,13 +10,15 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from torchfix.engine.cache import ResultCache
-from torchfix.engine.config import Config, ConfigError, find_config, load_config
-from torchfix.engine.discovery import Discovery, SourceFile, discover
-from torchfix.engine.process import EngineSettings, FileResult
-from torchfix.engine.runner import run_files
+from torchfix.engine.config import MB, Config, ConfigError, find_config, load_config
+from torchfix.engine.discovery import Discovery, SourceFile, discover, is_excluded
+from torchfix.engine.process import process_bytes
+from torchfix.engine.results import EngineSettings, FileError, FileResult
+from torchfix.engine.runner import on_parser_stack, run_files
 from torchfix.git.diffs import git_root
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
@@ -96,6 +98,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         options={name: dict(values) for name, values in config.options.items()},
         skip_generated=not include_generated,
         produce_output=options.produce_output,
+        max_file_bytes=round(config.max_file_size * MB),
     )
     return settings, config
 
@@ -143,10 +146,88 @@ def run(
             results[index] = result
             if on_result is not None:
                 on_result(result)
-    outcome.results = [results[index] for index in sorted(results)]
+    outcome.results = with_new_files([results[index] for index in sorted(results)])
     outcome.warnings = suppression_warnings(found.files)
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def run_source(data: bytes, path: Path, options: RunOptions) -> RunOutcome:
+    """One run over text that is not read from disk (an editor's buffer on stdin), as if
+    it were the file at `path`: that path's configuration, excludes, per-file ignores
+    and project apply. An excluded path gives no result at all."""
+    started = time.perf_counter()
+    settings, config = resolve([path], options)
+    outcome = RunOutcome(settings, config, Discovery(), project_root(config, [path]))
+    excludes = [(config.root, config.exclude),
+                (options.exclude_root or Path.cwd(), tuple(options.exclude))]
+    if not is_excluded(path, excludes):
+        outcome.discovery.files.append(SourceFile(Path(os.path.abspath(path)), explicit=True))
+        ignored = config.ignored_for(path)
+        settings = replace(settings, codemods=tuple(
+            name for name in settings.codemods if name not in ignored))
+        project = Project(outcome.root, configured_min_torch=config.min_torch)
+        work = partial(process_bytes, data, path, settings, explicit=True, project=project)
+        result = on_parser_stack(work) if settings.codemods else FileResult(path)
+        outcome.results = [result]
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def with_new_files(results: Sequence[FileResult]) -> list[FileResult]:
+    """The results, after a result for each file their fixes need created (`creates`):
+    one per path, first, so that `apply` writes it before the files that use it.
+
+    A path asked for with different contents, or that exists already with other
+    contents, is created for no one: the files asking for it fail (their fixes would
+    rely on it). A path that already holds exactly the contents asked for is left alone.
+    """
+    wanted: dict[Path, list[int]] = {}
+    for index, result in enumerate(results):
+        for new_file in result.creates:
+            wanted.setdefault(new_file.path, []).append(index)
+    if not wanted:
+        return list(results)
+    failed: dict[int, str] = {}
+    created: list[FileResult] = []
+    for path, askers in wanted.items():
+        files = [f for index in askers for f in results[index].creates if f.path == path]
+        shown = _shown(path, results[askers[0]].path)
+        problem = None
+        if len({f.data for f in files}) > 1:
+            problem = f"needs {shown} created, but another file of this run needs it " \
+                      "created differently; not written"
+        else:
+            try:
+                existing: bytes | None = path.read_bytes()
+            except FileNotFoundError:
+                existing = None
+            except OSError as exc:
+                existing = b""
+                problem = f"needs {shown} created, but it cannot be read: " \
+                          f"{exc.strerror or exc}; not written"
+            if problem is None and existing is not None and existing != files[0].data:
+                problem = f"needs {shown} created, but that file exists with other " \
+                          "contents; not written"
+            elif problem is None and existing is None:
+                created.append(FileResult(Path(shown), source=b"", output=files[0].data,
+                                          parsed=True, created_by=files[0].codemod))
+        if problem is not None:
+            for index in askers:
+                failed.setdefault(index, problem)
+    kept = [
+        FileResult(result.path, error=FileError(failed[index]), parsed=True)
+        if index in failed else result
+        for index, result in enumerate(results)
+    ]
+    return created + kept
+
+
+def _shown(path: Path, like: Path) -> str:
+    """`path` (absolute) the way `like` is written: relative to here if `like` is."""
+    if like.is_absolute():
+        return str(path)
+    return os.path.relpath(path)
 
 
 def suppression_warnings(files: Sequence[SourceFile]) -> list[tuple[Path, int, int, str]]:
@@ -186,14 +267,21 @@ def project_root(config: Config, paths: Sequence[Path]) -> Path:
     Patch paths (`torchfix diff`, `apply --dry-run`, the run record) are relative to it,
     so a patch applies there with `git apply` or `patch -p1`; the run record lives in it
     (`.torchfix/runs`). `torchfix undo` finds it again from any folder inside it.
+
+    The root is looked for above the paths as given, before their symlinks are resolved:
+    `linkdir/x.py` with `linkdir -> ../elsewhere` belongs to this project, and writing
+    it is refused (its real path is outside), rather than making `../elsewhere` the root.
     """
-    folder = _common_folder(paths).resolve()
-    root = git_root(folder)
+    folder = _common_folder(paths)
+    root = git_root(folder) or git_root(folder.resolve())
     if root is not None:
-        return root
-    if config.path is not None and folder.is_relative_to(config.root):
+        return root.resolve()
+    if config.path is not None and (
+        folder.is_relative_to(os.path.abspath(config.path.parent))
+        or folder.resolve().is_relative_to(config.root)
+    ):
         return config.root
-    return folder
+    return folder.resolve()
 
 
 def _common_folder(paths: Sequence[Path]) -> Path:

@@ -16,13 +16,8 @@ from typing import Any, TypeVar
 
 from torchfix.engine.cache import ResultCache
 from torchfix.engine.discovery import SourceFile
-from torchfix.engine.process import (
-    EngineSettings,
-    FileError,
-    FileResult,
-    process_bytes,
-    read_source,
-)
+from torchfix.engine.process import process_bytes, read_source
+from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.project import Project
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024
@@ -79,7 +74,7 @@ def process_source_file(
     project: Project | None = None,
 ) -> FileResult:
     """Process one file (or recall its cached result) on this process's large-stack thread."""
-    data = read_source(source.path)
+    data = read_source(source.path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return FileResult(source.path, error=data)
     if cache is None:

@@ -5,21 +5,29 @@ For every target — a local repository, or a clone URL cloned into the work fol
 steps are those of `apply --commit`: check the repository, run the engine with that
 repository's own configuration (never one found above its root) plus the batch's
 command-line options, commit on a new branch, optionally verify, push and describe the
-change as a pull request. Each repository runs on its own thread and every failure is
-caught and reported as that repository's outcome, so one bad repository never stops the
-others.
+change as a pull request. Every failure is caught and reported as that repository's
+outcome, so one bad repository never stops the others.
+
+The work is split in two. `process_target` does everything that happens inside the
+repository (clone, rewrite, verify, commit, PR text) as a function of plain, picklable
+inputs and returns plain data, so an executor (`batch_executors`) may run it on a thread
+or on another machine. `finish_target` then pushes and opens the pull request on the
+driver, one repository at a time: git hosts throttle, and only the driver can pace all
+repositories together (`max_pushes_per_minute`). A worker that dies before it returns
+has pushed nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import git
 from rich.table import Table
@@ -27,12 +35,11 @@ from rich.text import Text
 
 from torchfix.engine.config import ConfigError
 from torchfix.engine.pipeline import RunOptions, run
-from torchfix.engine.runner import on_parser_stack
+from torchfix.git.defaults import DEFAULT_JOBS, DEFAULT_WORKDIR
 from torchfix.git.gitops import (
     CommitOptions,
     CommitResult,
     GitError,
-    LoggedCommit,
     PushResult,
     Repository,
     branch_commits,
@@ -42,12 +49,15 @@ from torchfix.git.gitops import (
     parse_trailers,
     preflight,
     push_branch,
+    remote_problem,
 )
 from torchfix.git.gitreport import pr_body, pr_title, verify_summary
-from torchfix.git.verify_command import VerifyInterrupted, stop_all
+from torchfix.git.rate_limit import TokenBucket
+from torchfix.git.verify_command import VerifyInterrupted
 
-DEFAULT_WORKDIR = Path("torchfix-batch")
-DEFAULT_JOBS = 4
+if TYPE_CHECKING:
+    from torchfix.git.batch_executors import BatchExecutor
+
 GH_TIMEOUT_SECONDS = 120
 # scheme://... or scp-like user@host:path; anything else is a path.
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|[^/\s:@]+@[^/\s:]+:)")
@@ -69,6 +79,7 @@ class BatchOptions:
     pr_dir: Path | None = None
     open_pr: bool = False
     jobs: int = DEFAULT_JOBS
+    max_pushes_per_minute: float | None = None  # None: push as fast as repositories finish
 
 
 @dataclass
@@ -105,6 +116,32 @@ class RepoOutcome:
         }
 
 
+@dataclass(frozen=True)
+class PullRequest:
+    title: str
+    body: str
+    base: str | None  # the branch it merges into (None: the host's default)
+
+
+@dataclass(frozen=True)
+class DriverSteps:
+    """What is left for the driver once a repository is committed: push, describe."""
+
+    root: Path
+    branch: str
+    base: str  # the commit the branch starts from
+    new_commits: bool  # committed by this run (False: the branch already held them)
+    pull_request: PullRequest | None  # None: no --pr-dir / --open-pr
+
+
+@dataclass
+class Prepared:
+    """A repository's outcome so far, and the driver's part still to do (if any)."""
+
+    outcome: RepoOutcome
+    driver: DriverSteps | None = None
+
+
 class BatchUsageError(ValueError):
     """A problem with the batch's arguments (exit code 2)."""
 
@@ -132,6 +169,9 @@ def read_targets(arguments: Sequence[str], from_file: Path | None) -> list[Targe
     targets: list[Target] = []
     used: set[str] = set()
     for spec in specs:
+        problem = remote_problem(spec)
+        if problem is not None:  # never handed to git, not even as a path
+            raise BatchUsageError(f"refused target {problem}")
         url = spec if _URL.match(spec) else None
         if url is None and _is_bare_repository(spec):
             url = str(Path(spec).resolve())  # as git records it in the clone's origin
@@ -167,65 +207,103 @@ def run_batch(
     targets: Sequence[Target],
     options: BatchOptions,
     on_done: Callable[[RepoOutcome], None] = lambda _outcome: None,
+    executor: BatchExecutor | None = None,
 ) -> list[RepoOutcome]:
-    """Process every target, `options.jobs` at a time; outcomes in the targets' order."""
+    """Process every target on `executor` (default: `options.jobs` threads), finishing each
+    on this process as it comes back; outcomes in the targets' order."""
+    if executor is None:
+        from torchfix.git.batch_executors import LocalExecutor  # it imports this module
+
+        executor = LocalExecutor(options.jobs)
     gh = shutil.which("gh") if options.open_pr else None
-    jobs = max(1, min(options.jobs, len(targets)))
-    # With one repository at a time the engine may use every core; with several, each
-    # repository's engine stays in its thread (no process pools forked from threads).
-    run_options = options.run if jobs == 1 else replace(options.run, jobs=1)
-    on_parser_stack(int)  # create the engine's parser thread before our threads race to
+    pushes = (TokenBucket(options.max_pushes_per_minute)
+              if options.max_pushes_per_minute else None)
     outcomes: dict[int, RepoOutcome] = {}
-    if jobs == 1:
-        for index, target in enumerate(targets):
-            outcomes[index] = process_target(target, options, run_options, gh)
+    # closing(): an interrupt while pushing must also stop the executor's pending work.
+    with contextlib.closing(executor.run(targets, options)) as prepared_stream:
+        for index, prepared in prepared_stream:
+            outcomes[index] = finish_target(prepared, options, gh, pushes)
             on_done(outcomes[index])
-    else:
-        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="torchfix-batch") as pool:
-            futures = {
-                pool.submit(process_target, target, options, run_options, gh): index
-                for index, target in enumerate(targets)
-            }
-            try:
-                for future in as_completed(futures):
-                    outcomes[futures[future]] = future.result()
-                    on_done(outcomes[futures[future]])
-            except KeyboardInterrupt:
-                # Threads cannot be interrupted: start nothing new, and end the check
-                # commands the running ones wait for (they then commit nothing).
-                for future in futures:
-                    future.cancel()
-                stop_all()
-                raise
     return [outcomes[index] for index in range(len(targets))]
 
 
-def process_target(
-    target: Target, options: BatchOptions, run_options: RunOptions, gh: str | None
-) -> RepoOutcome:
-    """One repository, start to end. Never raises: every failure becomes the outcome."""
+def process_target(target: Target, options: BatchOptions, run_options: RunOptions) -> Prepared:
+    """A repository's own work, start to end; plain data in and out, so it may run in
+    another process. Never raises: every failure becomes the outcome."""
     outcome = RepoOutcome(target.name)
     repository: Repository | None = None
+    steps = None
     try:
         repository = _open(target, options.workdir, outcome)
         outcome.root = repository.root
-        _migrate(target, repository, options, run_options, gh, outcome)
-    except GitError as exc:
-        outcome.status = "error"
-        outcome.details.insert(0, str(exc))
-    except VerifyInterrupted:
-        outcome.status = "error"
-        outcome.details.insert(0, "interrupted; nothing committed")
-    except ConfigError as exc:
-        outcome.status = "error"
-        outcome.details.insert(0, f"configuration: {exc}")
+        steps = _migrate(target, repository, options, run_options, outcome)
     except Exception as exc:  # a bug must not take the other repositories down
-        outcome.status = "error"
-        outcome.details.insert(0, f"internal error: {type(exc).__name__}: {exc}")
+        _failed(outcome, exc)
     finally:
         if repository is not None:
             repository.repo.close()  # gitpython keeps cat-file processes per repository
+    return Prepared(outcome, steps)
+
+
+def failed_outcome(target: Target, reason: str) -> RepoOutcome:
+    """The outcome of a repository whose work never came back (e.g. its worker died)."""
+    return RepoOutcome(target.name, "error", details=[reason])
+
+
+def _failed(outcome: RepoOutcome, exc: Exception) -> None:
+    outcome.status = "error"
+    if isinstance(exc, GitError):
+        outcome.details.insert(0, str(exc))
+    elif isinstance(exc, VerifyInterrupted):
+        outcome.details.insert(0, "interrupted; nothing committed")
+    elif isinstance(exc, ConfigError):
+        outcome.details.insert(0, f"configuration: {exc}")
+    else:
+        outcome.details.insert(0, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def finish_target(
+    prepared: Prepared, options: BatchOptions, gh: str | None, pushes: TokenBucket | None
+) -> RepoOutcome:
+    """The driver's part: push the branch (paced by `pushes`), write and open the pull
+    request. Never raises: every failure becomes the outcome."""
+    outcome, steps = prepared.outcome, prepared.driver
+    if steps is None:
+        return outcome
+    repository: Repository | None = None
+    try:
+        pushed = None
+        if options.push is not None:
+            if pushes is not None:
+                pushes.acquire()
+            repository = _open_on_driver(steps.root)
+            pushed = push_branch(repository, options.push, steps.branch, steps.base)
+            # An earlier run pushed the same change: the same tree under another commit,
+            # or, when both commits were made within one second, the very same commit.
+            same_commit = pushed.status == "up-to-date" and steps.new_commits
+            if pushed.status == "already-there" or same_commit:
+                outcome.status = "clean"
+                outcome.details.insert(0, f"{options.push} already has these changes on "
+                                          f"{steps.branch}; not pushed")
+            else:
+                outcome.details.append(pushed.detail)
+        if steps.pull_request is not None:
+            _describe(steps.root, steps.branch, steps.pull_request, options, gh, pushed,
+                      outcome)
+    except Exception as exc:
+        _failed(outcome, exc)
+    finally:
+        if repository is not None:
+            repository.repo.close()
     return outcome
+
+
+def _open_on_driver(root: Path) -> Repository:
+    if not root.is_dir():
+        # The worker cloned it somewhere this machine cannot see.
+        raise GitError(f"{root} is not visible on the driver, which pushes: put --workdir "
+                       "on a filesystem the driver and the workers share")
+    return Repository.open(root)
 
 
 def _open(target: Target, workdir: Path, outcome: RepoOutcome) -> Repository:
@@ -250,6 +328,9 @@ def _open(target: Target, workdir: Path, outcome: RepoOutcome) -> Repository:
         cloned = git.Repo.clone_from(target.url, destination, env=network_env())
     except git.GitCommandError as exc:
         raise GitError(f"clone failed: {_git_reason(exc)}") from None
+    except (git.UnsafeProtocolError, git.UnsafeOptionError) as exc:
+        # gitpython's own refusal (ext:: runs commands): the user's input, not our bug.
+        raise GitError(f"clone refused: {exc}") from None
     return Repository(cloned)
 
 
@@ -268,9 +349,8 @@ def _migrate(
     repository: Repository,
     options: BatchOptions,
     run_options: RunOptions,
-    gh: str | None,
     outcome: RepoOutcome,
-) -> None:
+) -> DriverSteps | None:
     pre = preflight(repository, options.commit)
     if options.push is not None and not _URL.match(options.push) \
             and options.push not in {remote.name for remote in repository.repo.remotes}:
@@ -291,34 +371,24 @@ def _migrate(
     if committed.status == "nothing":
         outcome.status = "clean"
         outcome.details.insert(0, "nothing to change")
-        return
+        return None
     if committed.status == "verify-failed":
         _verify_failed(committed, options, outcome)
-        return
+        return None
     outcome.status = "changed" if committed.status == "committed" else "clean"
     if committed.status == "up-to-date":
         outcome.details.insert(0, committed.note or "up to date: nothing new to commit")
     if committed.note and committed.status == "committed":
         outcome.notes.append(committed.note)
     assert committed.branch is not None and committed.base is not None
-    commits = branch_commits(repository, committed.base, committed.branch)
     outcome.commits = len(committed.commits)
     outcome.changes = sum(c.changes for commit in committed.commits
                           for c in parse_trailers(commit.message))
-    pushed = None
-    if options.push is not None:
-        pushed = push_branch(repository, options.push, committed.branch, committed.base)
-        # An earlier run pushed the same change: the same tree under another commit, or,
-        # when both commits were made within one second, the very same commit.
-        same_commit = pushed.status == "up-to-date" and committed.status == "committed"
-        if pushed.status == "already-there" or same_commit:
-            outcome.status = "clean"
-            outcome.details.insert(0, f"{options.push} already has these changes on "
-                                      f"{committed.branch}; not pushed")
-        else:
-            outcome.details.append(pushed.detail)
+    pull_request = None
     if options.pr_dir is not None or options.open_pr:
-        _describe(repository, committed, commits, options, gh, pushed, outcome)
+        pull_request = _pull_request(repository, committed, options)
+    return DriverSteps(repository.root, committed.branch, committed.base,
+                       committed.status == "committed", pull_request)
 
 
 def _verify_failed(committed: CommitResult, options: BatchOptions,
@@ -350,17 +420,10 @@ def telling_line(tail: str) -> str:
     return (telling or lines or [""])[-1]
 
 
-def _describe(
-    repository: Repository,
-    committed: CommitResult,
-    commits: list[LoggedCommit],
-    options: BatchOptions,
-    gh: str | None,
-    pushed: PushResult | None,
-    outcome: RepoOutcome,
-) -> None:
+def _pull_request(repository: Repository, committed: CommitResult,
+                  options: BatchOptions) -> PullRequest:
     assert committed.branch is not None and committed.base is not None
-    title = pr_title(commits)
+    commits = branch_commits(repository, committed.base, committed.branch)
     body = pr_body(
         commits,
         diffstat(repository, committed.base, committed.branch),
@@ -369,6 +432,19 @@ def _describe(
         verify=verify_summary(options.commit.verify, committed.verify_before,
                               committed.verify_after),
     )
+    return PullRequest(pr_title(commits), body, committed.from_branch)
+
+
+def _describe(
+    root: Path,
+    branch: str,
+    pull_request: PullRequest,
+    options: BatchOptions,
+    gh: str | None,
+    pushed: PushResult | None,
+    outcome: RepoOutcome,
+) -> None:
+    title, body = pull_request.title, pull_request.body
     pr_dir = options.pr_dir or (options.workdir / "pull-requests")
     pr_dir.mkdir(parents=True, exist_ok=True)
     outcome.pr_file = pr_dir / f"{outcome.name}.md"
@@ -383,12 +459,12 @@ def _describe(
     if pushed is None or pushed.status != "pushed":
         outcome.details.append("PR not opened: nothing new was pushed")
         return
-    base = ["--base", committed.from_branch] if committed.from_branch else []
-    command = [gh, "pr", "create", "--head", committed.branch, *base, "--title", title,
+    base = ["--base", pull_request.base] if pull_request.base else []
+    command = [gh, "pr", "create", "--head", branch, *base, "--title", title,
                "--body-file", "-"]
     try:
         done = subprocess.run(
-            command, cwd=repository.root, input=body.encode(), capture_output=True,
+            command, cwd=root, input=body.encode(), capture_output=True,
             timeout=GH_TIMEOUT_SECONDS, env={**os.environ, "GH_PROMPT_DISABLED": "1"},
         )
     except (OSError, subprocess.TimeoutExpired) as exc:

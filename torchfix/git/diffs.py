@@ -18,10 +18,16 @@ from functools import lru_cache
 from pathlib import Path
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
+DEV_NULL = "/dev/null"  # the old side of a file the patch creates
 
 
-def unified_diff(old: bytes, new: bytes, display_path: str, context: int = 3) -> bytes:
-    """A unified diff between two versions of one file, with a/ and b/ prefixes."""
+def unified_diff(old: bytes, new: bytes, display_path: str, context: int = 3, *,
+                 created: bool = False) -> bytes:
+    """A unified diff between two versions of one file, with a/ and b/ prefixes.
+
+    `created`: the file is new (`old` is empty): its old side is /dev/null, which is how
+    `git apply` and `patch` know to create it (and, reversed, to remove it).
+    """
     old_lines, new_lines = split_lines(old), split_lines(new)
     header_path = display_path.encode("utf-8", "surrogateescape")
     out: list[bytes] = []
@@ -29,7 +35,7 @@ def unified_diff(old: bytes, new: bytes, display_path: str, context: int = 3) ->
         difflib.unified_diff,
         old_lines,
         new_lines,
-        fromfile=b"a/" + header_path,
+        fromfile=DEV_NULL.encode() if created else b"a/" + header_path,
         tofile=b"b/" + header_path,
         n=context,
         lineterm=b"",
@@ -107,10 +113,11 @@ def parse_patch(data: bytes) -> list[FilePatch]:
     files: list[FilePatch] = []
     index = 0
     while index < len(lines):
-        if not (lines[index].startswith(b"--- a/") and index + 1 < len(lines)
+        created = lines[index] == f"--- {DEV_NULL}\n".encode()
+        if not ((created or lines[index].startswith(b"--- a/")) and index + 1 < len(lines)
                 and lines[index + 1].startswith(b"+++ b/")):
             raise PatchFormatError(f"line {index + 1}: expected a '--- a/' file header")
-        old_path = _header_path(lines[index], 6)
+        old_path = DEV_NULL if created else _header_path(lines[index], 6)
         new_path = _header_path(lines[index + 1], 6)
         index += 2
         hunks: list[Hunk] = []

@@ -12,7 +12,10 @@ objects as alternates, and `git format-patch` reads them from there.
 Safety rules, enforced here rather than trusted to callers: no force pushes (refspecs
 never carry `+`), no existing commit is rewritten (branches only move forward), and no
 branch is touched that torchfix did not create (it records `branch.<name>.torchfix-base`
-in the repository's config when it creates one; git drops that with the branch).
+in the repository's config when it creates one; git drops that with the branch). A value
+from the user (a remote, a URL, a branch) never reaches git where it could be read as an
+option: `--` comes before positional values, and remotes starting with `-` or naming a
+transport that runs commands (`ext::`) are refused.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ from pathlib import Path
 import git
 
 from torchfix.engine.pipeline import RunOutcome
-from torchfix.engine.process import FileResult
-from torchfix.engine.writing import WriteError, write_atomically
+from torchfix.engine.results import FileResult
+from torchfix.engine.writing import WriteError, create_file, remove_file, write_atomically
 from torchfix.git.stages import FileEdit, SplitProblem, Step, by_codemod, squashed
 from torchfix.git.verify_command import VerifyCommandError, VerifyRun, VerifySpec, run_verify
 from torchfix.output.report import counted
@@ -46,8 +49,12 @@ BASE_KEY = "torchfix-base"  # branch.<name>.torchfix-base: the commit torchfix b
 FROM_KEY = "torchfix-from"  # branch.<name>.torchfix-from: the branch it branched from
 # Commit messages list at most this many changes per codemod; the diff has the rest.
 MAX_LISTED_CHANGES = 100
-# Network commands must fail, not wait for a password nobody will type (batch runs).
-NO_PROMPT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never"}
+# Network commands must fail, not wait for a password nobody will type (batch runs), and
+# may only use transports that move data: `ext::` and other remote helpers run commands.
+NO_PROMPT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never",
+                 "GIT_ALLOW_PROTOCOL": "file:git:http:https:ssh"}
+# `<transport>::<address>` (git's remote helpers) and `ext://`: gitpython's own test.
+_COMMAND_TRANSPORT = re.compile(r"([A-Za-z0-9][A-Za-z0-9+.-]*|)::|ext://", re.IGNORECASE)
 REGULAR_FILE_MODES = (0o100644, 0o100755)
 
 
@@ -172,16 +179,17 @@ class Repository:
         return self.try_git("rev-parse", "--verify", "-q", f"refs/heads/{name}^{{commit}}")
 
     def config(self, key: str) -> str | None:
-        return self.try_git("config", "--get", key) or None
+        return self.try_git("config", "--get", "--", key) or None
 
     def tree_of(self, revision: str) -> str:
         return self.git("rev-parse", f"{revision}^{{tree}}")
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        return self.try_git("merge-base", "--is-ancestor", ancestor, descendant) is not None
+        return self.try_git("merge-base", "--is-ancestor", "--", ancestor,
+                            descendant) is not None
 
     def has_object(self, sha: str) -> bool:
-        return self.try_git("cat-file", "-e", f"{sha}^{{commit}}") is not None
+        return self.try_git("cat-file", "-e", "--", f"{sha}^{{commit}}") is not None
 
     def dirty_paths(self) -> set[str]:
         """Tracked paths whose index or working-tree state differs from HEAD."""
@@ -236,6 +244,21 @@ class Repository:
     def check_branch_name(self, name: str) -> None:
         if self.try_git("check-ref-format", "--branch", name) is None:
             raise GitError(f"invalid branch name: {name!r}", usage=True)
+
+
+def remote_problem(value: str) -> str | None:
+    """Why `value` cannot be a remote name or URL to hand to git; None if it can."""
+    if value.startswith("-"):
+        return f"{value!r} starts with '-', which git would read as an option"
+    if _COMMAND_TRANSPORT.match(value):
+        return f"{value!r} uses a git transport that runs commands (ext::, <helper>::)"
+    return None
+
+
+def check_remote(value: str) -> None:
+    problem = remote_problem(value)
+    if problem is not None:
+        raise GitError(f"refused remote {problem}", usage=True)
 
 
 def network_env() -> dict[str, str]:
@@ -319,6 +342,11 @@ def select_committable(
         if name in dirty:
             selection.left_out.append((result.path, "has uncommitted changes"))
             continue
+        if result.created_by is not None:  # a new file a fix needs: git has none there
+            selection.results.append(result)
+            selection.names[result.path] = name
+            selection.modes[name] = REGULAR_FILE_MODES[0]
+            continue
         try:
             entry = tree / name
         except KeyError:
@@ -397,6 +425,8 @@ def commit_message(step: Step) -> str:
                   for edit, change in changes[:MAX_LISTED_CHANGES]]
         if len(changes) > MAX_LISTED_CHANGES:
             listed.append(f"- ... and {len(changes) - MAX_LISTED_CHANGES} more (see the diff)")
+        listed += [f"- {edit.name}: new file, needed by these changes"
+                   for edit in step.edits if edit.created_by == codemod]
         section.append(f"Changes ({counted(len(changes), 'change')} in "
                        f"{counted(step.files_of(codemod), 'file')}):\n" + "\n".join(listed))
         parts.append("\n\n".join(section))
@@ -577,7 +607,7 @@ def write_patch_series(pre: PatchPreflight, outcome: RunOutcome, *,
         listing = builder.git(
             "format-patch", "--no-cover-letter", "--no-signature", "--no-attach", "--no-thread",
             "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
-            "-o", str(staging), f"{base}..{result.commits[-1].sha}",
+            "-o", str(staging), f"{base}..{result.commits[-1].sha}", "--",
         )
         written = [Path(line) for line in listing.splitlines() if line.strip()]
         if len(written) != len(result.commits):
@@ -746,23 +776,24 @@ def commit_rewrite(
             return result
 
     if extend:
-        repository.git("merge", "--ff-only", "-q", tip)
+        repository.git("merge", "--ff-only", "-q", "--", tip)
     else:
-        repository.git("checkout", "-q", "--no-track", "-b", target, tip)
-        repository.git("config", f"branch.{target}.{BASE_KEY}", pre.base)
-        repository.git("config", f"branch.{target}.{FROM_KEY}", pre.current)
+        repository.git("checkout", "-q", "--no-track", "-b", target, tip, "--")
+        repository.git("config", "--", f"branch.{target}.{BASE_KEY}", pre.base)
+        repository.git("config", "--", f"branch.{target}.{FROM_KEY}", pre.current)
         result.created = True
     result.status = "committed"
     return result
 
 
-def final_states(steps: Sequence[Step]) -> list[tuple[Path, bytes, bytes]]:
-    """(path, first state, last state) of every file the steps touch."""
-    first: dict[Path, bytes] = {}
+def final_states(steps: Sequence[Step]) -> list[tuple[Path, bytes | None, bytes]]:
+    """(path, first state, last state) of every file the steps touch; the first state is
+    None for a file the steps create."""
+    first: dict[Path, bytes | None] = {}
     last: dict[Path, bytes] = {}
     for step in steps:
         for edit in step.edits:
-            first.setdefault(edit.path, edit.before)
+            first.setdefault(edit.path, None if edit.created_by is not None else edit.before)
             last[edit.path] = edit.after
     return [(path, first[path], last[path]) for path in first]
 
@@ -794,12 +825,16 @@ def _verify(repository: Repository, spec: VerifySpec, steps: Sequence[Step],
 
 
 @contextlib.contextmanager
-def _rewritten(states: Sequence[tuple[Path, bytes, bytes]]) -> Iterator[None]:
-    """Write the new states for the duration of the block, then the old ones back."""
-    written: list[tuple[Path, bytes, bytes]] = []
+def _rewritten(states: Sequence[tuple[Path, bytes | None, bytes]]) -> Iterator[None]:
+    """Write the new states for the duration of the block, then the old ones back (a
+    file created for the block is removed)."""
+    written: list[tuple[Path, bytes | None, bytes]] = []
     try:
         for path, old, new in states:
-            write_atomically(path, old, new)
+            if old is None:
+                create_file(path, new)
+            else:
+                write_atomically(path, old, new)
             written.append((path, old, new))
         yield
     except WriteError as exc:
@@ -808,7 +843,10 @@ def _rewritten(states: Sequence[tuple[Path, bytes, bytes]]) -> Iterator[None]:
         failures = []
         for path, old, new in reversed(written):
             try:
-                write_atomically(path, new, old)
+                if old is None:
+                    remove_file(path, new)
+                else:
+                    write_atomically(path, new, old)
             except WriteError as exc:
                 failures.append(f"{path}: {exc}")
         if failures:
@@ -831,9 +869,10 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
     A branch of the same name on the remote is only moved if it is one of the commits
     torchfix made on this branch (an earlier push of it); anything else is left alone.
     """
+    check_remote(remote)
     tip = repository.git("rev-parse", f"refs/heads/{branch}")
     try:
-        listing = repository.git("ls-remote", "--heads", remote, f"refs/heads/{branch}",
+        listing = repository.git("ls-remote", "--heads", "--", remote, f"refs/heads/{branch}",
                                  env=network_env())
     except GitError as exc:
         raise GitError(f"cannot reach remote {remote}: {str(exc).split(': ', 1)[-1]}") from exc
@@ -843,7 +882,7 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
     if remote_tip == tip:
         return PushResult("up-to-date", f"{remote} is up to date")
     if remote_tip is not None:
-        ours = set(repository.git("rev-list", f"{base}..{tip}").split())
+        ours = set(repository.git("rev-list", f"{base}..{tip}", "--").split())
         if remote_tip not in ours:
             if (repository.has_object(remote_tip)
                     and repository.tree_of(remote_tip) == repository.tree_of(tip)):
@@ -853,7 +892,7 @@ def push_branch(repository: Repository, remote: str, branch: str, base: str) -> 
                            "one does not build on; nothing was force-pushed (delete it there "
                            "or choose another name with --branch)")
     refspec = f"{wanted}:{wanted}"  # no leading "+": never forced
-    status, out, err = repository.run_git("push", "--porcelain", remote, refspec,
+    status, out, err = repository.run_git("push", "--porcelain", "--", remote, refspec,
                                           env=network_env())
     if status != 0:
         raise GitError(f"push to {remote} rejected: {_push_reason(out, err)}")
@@ -888,7 +927,7 @@ class LoggedCommit:
 
 
 def branch_commits(repository: Repository, base: str, tip: str) -> list[LoggedCommit]:
-    out = repository.git("log", "--reverse", "-z", "--format=%H%n%B", f"{base}..{tip}")
+    out = repository.git("log", "--reverse", "-z", "--format=%H%n%B", f"{base}..{tip}", "--")
     commits = []
     for entry in out.split("\0"):
         entry = entry.strip("\n")
@@ -899,7 +938,7 @@ def branch_commits(repository: Repository, base: str, tip: str) -> list[LoggedCo
 
 
 def diffstat(repository: Repository, base: str, tip: str) -> str:
-    return repository.git("diff", "--no-color", "--no-ext-diff", "--stat=100", base, tip)
+    return repository.git("diff", "--no-color", "--no-ext-diff", "--stat=100", base, tip, "--")
 
 
 def open_for_paths(paths: Sequence[Path]) -> Repository:

@@ -28,7 +28,14 @@ happen, nor losing one that did:
 A run killed in step 2 or 3 stays "writing" with no `changes.patch` (or an exact one).
 `torchfix undo` then decides per planned file from its hash: the recorded "after" bytes
 mean it was written (restore it), the "before" bytes that it was not (leave it), anything
-else that it changed since (refuse).
+else that it changed since (refuse). A file the run created (`"created": true`, a fix
+that needs a new file) is removed by undo, and was not written if it does not exist.
+
+A run record can be forged: a repository may commit one (`git add -f`). So `undo` trusts
+nothing in it about *where* to write: it works out the project root itself, as `apply`
+does, refuses a record made for another root, and refuses any file whose path is not a
+plain relative one, whose real path (symlinks resolved) leaves that root, or that the
+patch and `run.json` do not both name.
 """
 
 from __future__ import annotations
@@ -48,10 +55,20 @@ from pathlib import Path
 from typing import Any
 
 from torchfix import __version__
-from torchfix.engine.pipeline import RunOutcome
-from torchfix.engine.process import FileResult
-from torchfix.engine.writing import WriteError, replace_file, sync_folder, write_atomically
+from torchfix.engine.config import Config, ConfigError, find_config, load_config
+from torchfix.engine.containment import is_inside, real, relative_path_problem
+from torchfix.engine.pipeline import RunOutcome, project_root
+from torchfix.engine.results import FileResult
+from torchfix.engine.writing import (
+    WriteError,
+    create_file,
+    remove_file,
+    replace_file,
+    sync_folder,
+    write_atomically,
+)
 from torchfix.git.diffs import (
+    DEV_NULL,
     FilePatch,
     PatchFormatError,
     parse_patch,
@@ -95,14 +112,18 @@ class PlannedFile:
     after: bytes
     diff: bytes
     changes: Mapping[str, int]  # applied changes per codemod
+    created: bool = False  # a new file (before is empty): undo removes it
 
     def entry(self) -> dict[str, Any]:
-        return {
+        entry = {
             "path": self.name,
             "changes": dict(self.changes),
             "before_sha256": sha256(self.before),
             "after_sha256": sha256(self.after),
         }
+        if self.created:
+            entry["created"] = True
+        return entry
 
 
 def plan_file(result: FileResult, root: Path) -> PlannedFile:
@@ -114,7 +135,12 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
     if name == ".." or name.startswith("../"):
         raise RecordError(f"outside the project root {root}; not written (--no-record "
                           "writes it without a record)")
-    diff = unified_diff(before, after, name)
+    problem = relative_path_problem(name)
+    if problem is not None:  # undo would refuse it: never write what it cannot take back
+        raise RecordError(f"its path {problem}; not written (--no-record writes it without "
+                          "a record)")
+    created = result.created_by is not None
+    diff = unified_diff(before, after, name, created=created)
     # Never write a change the record cannot take back: read the patch back as undo will.
     try:
         (file_patch,) = parse_patch(diff)
@@ -125,16 +151,35 @@ def plan_file(result: FileResult, root: Path) -> PlannedFile:
         raise RecordError("internal error: the run record cannot represent this change "
                           "exactly; not written", internal=True)
     changes = Counter(change.codemod for change in result.changes if change.applied)
-    return PlannedFile(result.path, name, before, after, diff, dict(sorted(changes.items())))
+    return PlannedFile(result.path, name, before, after, diff, dict(sorted(changes.items())),
+                       created)
 
 
 def record_dir_for(outcome: RunOutcome, given: Path | None) -> Path:
     """Where this run's record goes: --record-dir, else the config's, else the default."""
     if given is not None:
-        return Path(os.path.abspath(given))
-    if outcome.config.record_dir is not None:
-        return outcome.config.record_dir
-    return outcome.root / DEFAULT_RECORD_DIR
+        return Path(os.path.abspath(given))  # the user's own choice may point anywhere
+    return configured_record_dir(outcome.config, outcome.root)
+
+
+def configured_record_dir(config: Config, root: Path) -> Path:
+    """`record-dir` from the configuration, else `.torchfix/runs` in the project root.
+
+    Either must lie inside the root once symlinks are resolved: a repository's own
+    pyproject.toml or a committed `.torchfix` symlink must not make torchfix create
+    folders elsewhere. Only --record-dir on the command line may point outside.
+    """
+    if config.record_dir is not None:
+        if not is_inside(config.record_dir, root):
+            raise ConfigError(f"{config.path}: [tool.torchfix] record-dir "
+                              f"{config.record_dir} is outside the project root {root} "
+                              "(only --record-dir on the command line may point elsewhere)")
+        return config.record_dir
+    folder = root / DEFAULT_RECORD_DIR
+    if not is_inside(folder, root):
+        raise RecordError(f"{shown_path(folder)} leads outside the project root {root} "
+                          f"(to {real(folder)}); not used (--record-dir DIR records elsewhere)")
+    return folder
 
 
 class RunRecorder:
@@ -389,7 +434,7 @@ def _shape_problem(document: Any) -> str | None:
         return f"unknown format {document.get('format')!r} (this torchfix reads {FORMAT})"
     if document.get("state") not in ("writing", "done"):
         return f"unknown state {document.get('state')!r}"
-    if not isinstance(document.get("root"), str):
+    if not isinstance(document.get("root"), str) or "\0" in document["root"]:
         return "no project root"
     files = document.get("files")
     if not isinstance(files, list) or not all(
@@ -399,6 +444,13 @@ def _shape_problem(document: Any) -> str | None:
         for entry in files
     ):
         return "the file list is malformed"
+    names = [entry["path"] for entry in files]
+    for name in names:
+        problem = relative_path_problem(name)
+        if problem is not None:
+            return f"file path {name!r} {problem}; refused"
+    if len(set(names)) != len(names):
+        return "a file is listed twice"
     return None
 
 
@@ -436,32 +488,64 @@ class Restore:
     name: str
     after: bytes  # what the file holds now: what the run wrote
     before: bytes  # what it held before the run
+    created: bool = False  # the run created it: undo removes it
 
 
 @dataclass
 class UndoPlan:
+    root: Path  # the project root undo works out itself; every restore lies inside it
     restores: list[Restore] = field(default_factory=list)
     not_written: list[str] = field(default_factory=list)  # planned by a crashed run only
     problems: list[tuple[Path, str]] = field(default_factory=list)
 
 
-def plan_undo(recorded: RecordedRun) -> UndoPlan:
+def undo_root(folder: Path, config_file: Path | None = None) -> Path:
+    """The project root `undo` works in, computed as `apply` computes it, never read from
+    the record: from the folder holding `.torchfix/runs/<run>` when the run sits there,
+    else from the current folder. Raises ConfigError for a bad configuration."""
+    folder = Path(os.path.abspath(folder))
+    default_layout = (folder.parent.name == DEFAULT_RECORD_DIR.name
+                      and folder.parent.parent.name == DEFAULT_RECORD_DIR.parent.name)
+    base = folder.parent.parent.parent if default_layout else Path.cwd()
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"{config_file}: configuration file not found")
+    config = load_config(config_file or find_config(base))
+    return real(project_root(config, [base]))
+
+
+def plan_undo(recorded: RecordedRun, root: Path) -> UndoPlan:
     """Check every file of the run before anything is touched.
 
-    A file qualifies when it holds exactly the bytes the run wrote; the bytes to put back
-    come from reversing the recorded patch and must hash to what the file held before.
+    The run must have been recorded for `root`, and every file must lie inside it, also
+    through symlinks; anything else refuses the whole undo (RecordError). A file
+    qualifies when it holds exactly the bytes the run wrote; the bytes to put back come
+    from reversing the recorded patch and must hash to what the file held before.
     """
     if recorded.undone is not None:
         raise RecordError(f"run {recorded.name} was undone already ({recorded.undone})")
+    run_file = shown_path(recorded.folder / RUN_FILE)
+    # Values from the record are shown with repr: a forged one may hold anything.
+    if real(recorded.root) != real(root):
+        raise RecordError(f"{run_file}: the run was recorded for the project root "
+                          f"{str(recorded.root)!r}, not this one ({root}); refused (run "
+                          "`torchfix undo` where `apply` ran)")
+    for entry in recorded.files:
+        if not is_inside(root / entry["path"], root):
+            raise RecordError(f"{run_file}: {entry['path']!r} leads outside the project root "
+                              f"{root} (to {real(root / entry['path'])}); refused")
     patches = _file_patches(recorded)
-    plan = UndoPlan()
+    plan = UndoPlan(root)
     for entry in recorded.files:
         name = entry["path"]
-        path = recorded.root / name
+        path = root / name
+        created = entry.get("created") is True
         try:
             current = path.read_bytes()
         except FileNotFoundError:
-            plan.problems.append((path, f"removed since run {recorded.name}"))
+            if created and not recorded.done:
+                plan.not_written.append(name)  # the run was killed before creating it
+            else:
+                plan.problems.append((path, f"removed since run {recorded.name}"))
             continue
         except OSError as exc:
             plan.problems.append((path, f"cannot read: {exc.strerror or exc}"))
@@ -476,7 +560,7 @@ def plan_undo(recorded: RecordedRun) -> UndoPlan:
             if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
                 plan.problems.append((path, "file is read-only"))
                 continue
-            plan.restores.append(Restore(path, name, current, before))
+            plan.restores.append(Restore(path, name, current, before, created))
         elif not recorded.done and digest == entry["before_sha256"]:
             plan.not_written.append(name)  # the run was killed before writing it
         elif digest == entry["before_sha256"]:
@@ -496,7 +580,25 @@ def _file_patches(recorded: RecordedRun) -> dict[str, FilePatch]:
         raise RecordError(f"{shown_path(patch_file)}: cannot read: {exc.strerror or exc}") from exc
     except PatchFormatError as exc:
         raise RecordError(f"{shown_path(patch_file)}: corrupt patch: {exc}") from exc
-    return {patch.new_path: patch for patch in patches}
+    # The patch is only trusted for files run.json names, under the same name on both
+    # sides, once each.
+    listed = {entry["path"] for entry in recorded.files}
+    created = {entry["path"] for entry in recorded.files if entry.get("created") is True}
+    named: dict[str, FilePatch] = {}
+    for patch in patches:
+        # A file the run created has /dev/null as its old side; every other file its own name.
+        expected_old = DEV_NULL if patch.new_path in created else patch.new_path
+        if patch.old_path != expected_old:
+            problem = f"names two files, {patch.old_path!r} and {patch.new_path!r}"
+        elif patch.new_path not in listed:
+            problem = f"changes {patch.new_path!r}, which {RUN_FILE} does not list"
+        elif patch.new_path in named:
+            problem = f"changes {patch.new_path!r} twice"
+        else:
+            named[patch.new_path] = patch
+            continue
+        raise RecordError(f"{shown_path(patch_file)}: the patch {problem}; refused")
+    return named
 
 
 def _reverse(recorded: RecordedRun, patches: Mapping[str, FilePatch], name: str,
@@ -523,15 +625,22 @@ class UndoWriteError(Exception):
 def undo(recorded: RecordedRun, plan: UndoPlan) -> None:
     """Restore every file of a checked plan (all or none), then mark the run undone."""
     restored: list[Restore] = []
-    for restore in plan.restores:
+    # Files the run created go last: the files that rely on them are restored first.
+    for restore in sorted(plan.restores, key=lambda restore: restore.created):
         try:
-            write_atomically(restore.path, restore.after, restore.before)
+            if restore.created:
+                remove_file(restore.path, restore.after, within=plan.root)
+            else:
+                write_atomically(restore.path, restore.after, restore.before, within=plan.root)
         except WriteError as exc:
             # Put back what was restored so the tree is as the run left it, not half-undone.
             rolled_back = True
             for done in reversed(restored):
                 try:
-                    write_atomically(done.path, done.before, done.after)
+                    if done.created:
+                        create_file(done.path, done.after, within=plan.root)
+                    else:
+                        write_atomically(done.path, done.before, done.after, within=plan.root)
                 except WriteError:
                     rolled_back = False
             raise UndoWriteError(restore.path, str(exc), rolled_back) from exc

@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from torchfix.engine.process import EngineSettings, FileResult, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
-from torchfix.rewrite.codemod import Change
+from torchfix.rewrite.contract import Change
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class FileEdit:
     before: bytes
     after: bytes
     changes: tuple[Change, ...]  # the applied changes; lines are lines of `before`
+    created_by: str | None = None  # a new file this codemod's changes need (before: b"")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def squashed(results: Sequence[FileResult], settings: EngineSettings,
              name_of: Callable[[Path], str]) -> list[Step]:
     """All the changed files as one step (the engine's combined result, as it is)."""
     edits = tuple(
-        FileEdit(r.path, name_of(r.path), r.source, r.output, applied(r.changes))
+        FileEdit(r.path, name_of(r.path), r.source, r.output, applied(r.changes), r.created_by)
         for r in results
         if r.source is not None and r.output is not None
     )
@@ -92,6 +94,11 @@ def by_codemod(
         if result.source is None or result.output is None:
             continue
         name = name_of(result.path)
+        if result.created_by is not None:  # in the step of the codemod that needs it
+            if result.created_by in edits:
+                edits[result.created_by].append(FileEdit(
+                    result.path, name, result.source, result.output, (), result.created_by))
+            continue
         changes = applied(result.changes)
         used = [codemod for codemod in settings.codemods
                 if any(change.codemod == codemod for change in changes)]

@@ -20,7 +20,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_TIMEOUT_SECONDS = 600.0
+from torchfix.git.defaults import DEFAULT_VERIFY_TIMEOUT_SECONDS
+
+DEFAULT_TIMEOUT_SECONDS = DEFAULT_VERIFY_TIMEOUT_SECONDS
 TAIL_LINES = 20
 TAIL_CHARS = 4000
 

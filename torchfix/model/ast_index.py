@@ -17,6 +17,8 @@ from typing import TypeVar
 NodeT = TypeVar("NodeT", bound=ast.AST)
 T = TypeVar("T")
 
+_memos: list[list[tuple[ast.Module, object]]] = []
+
 
 def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
     """`compute(tree)`, remembered for the last tree it was asked about.
@@ -25,6 +27,7 @@ def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
     its findings or its rewrite), and works on one file at a time.
     """
     last: list[tuple[ast.Module, T]] = []
+    _memos.append(last)  # type: ignore[arg-type]
 
     @functools.wraps(compute)
     def remembered(tree: ast.Module) -> T:
@@ -33,6 +36,13 @@ def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
         return last[0][1]
 
     return remembered
+
+
+def forget_trees() -> None:
+    """Drop what `per_tree` remembers: once a file's result is made, a worker process
+    keeps nothing of it (the tree of a large file is hundreds of megabytes)."""
+    for last in _memos:
+        last.clear()
 
 
 class _Index:

@@ -18,13 +18,14 @@ import ast
 import hashlib
 import os
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from torchfix.model.expected_errors import Expectation, expectations_in
 from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
+from torchfix.model.line_length import find_line_length
 from torchfix.model.semantic import SemanticModel
 from torchfix.model.torch_floor import TorchFloor, find_torch_floor
 
@@ -70,8 +71,14 @@ class Project:
     _floor_read: bool = False
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
+    _line_length: int | None = field(default=None, repr=False)
+    _line_length_read: bool = False
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
+    # The module being decided, read from the text being decided (an editor's buffer, or
+    # the output of an earlier codemod), never from disk: (name, facts when first asked).
+    _current: tuple[str, Callable[[], ModuleFacts]] | None = field(default=None, repr=False)
+    _current_facts: ModuleFacts | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(os.path.abspath(self.root))
@@ -86,6 +93,8 @@ class Project:
         state["_module_names"] = {}
         state["_digests"] = {}
         state["facts_read"] = {}
+        state["_current"] = None
+        state["_current_facts"] = None
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -93,6 +102,16 @@ class Project:
     def begin_file(self, path: Path) -> None:
         """Start deciding `path`: forget what the previous file read."""
         self.facts_read = {}
+        self._current = None
+        self._current_facts = None
+
+    def decide_module(self, name: str, facts: Callable[[], ModuleFacts]) -> None:
+        """The module `name` is the one being decided: its facts come from `facts()` (its
+        text as decided), not from the file on disk. Its own content keys the result's
+        cache entry already, so reading it is no fact of the result."""
+        if self._current is None or self._current[0] != name:
+            self._current_facts = None
+        self._current = (name, facts)
 
     def begin_module(self, path: Path) -> ModuleName:
         """The module name of `path` (its folder becomes a place modules are found)."""
@@ -111,6 +130,10 @@ class Project:
     def module(self, name: str) -> ModuleFacts | None:
         """The facts of the project's module `name`; None if the project has no such
         module (a third-party or standard library module) or it does not parse."""
+        if self._current is not None and self._current[0] == name:
+            if self._current_facts is None:
+                self._current_facts = self._current[1]()
+            return self._current_facts
         if name not in self._modules:
             self._modules[name] = self._read_module(name)
         facts = self._modules[name]
@@ -254,10 +277,22 @@ class Project:
     def min_torch(self) -> tuple[int, int] | None:
         """The torch version fixes may rely on: `min-torch` from the configuration, else
         the project's declared floor; None when neither says."""
+        # Not part of the engine's settings: a cached result must know it read it.
+        self._note("config:min-torch", repr(self.configured_min_torch))
         if self.configured_min_torch is not None:
             return self.configured_min_torch
         floor = self.torch_floor()
         return floor.version if floor is not None else None
+
+    def formatter_line_length(self) -> int | None:
+        """The line length the project's formatter keeps to: `line-length` of its ruff
+        configuration (`.ruff.toml`, `ruff.toml`, `[tool.ruff]`) or `[tool.black]`, at the
+        project root; None when none sets one."""
+        if not self._line_length_read:
+            self._line_length = find_line_length(self.root)
+            self._line_length_read = True
+        self._note("project:line-length", repr(self._line_length))
+        return self._line_length
 
     def assertion_expectations(self) -> tuple[Expectation, ...]:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
@@ -285,6 +320,7 @@ class Project:
         self._digests.clear()
         self._floor_read = False
         self._expectations = None
+        self._line_length_read = False
 
     def _digest_now(self, key: str) -> str | None:
         saved = dict(self.facts_read)
@@ -298,9 +334,13 @@ class Project:
                     return hashlib.sha256(path.read_bytes()).hexdigest()
                 except OSError:
                     return ABSENT
+            if key == "config:min-torch":
+                return repr(self.configured_min_torch)
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT
+            if key == "project:line-length":
+                return repr(self.formatter_line_length())
             if key == "project:assertion-expectations":
                 self.assertion_expectations()
                 return self._expectations_digest

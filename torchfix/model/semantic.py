@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from torchfix.model.ast_index import per_tree
+
 BUILTINS = frozenset(dir(builtins))
 
 
@@ -98,6 +100,9 @@ class Scope:
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TRY_TYPES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+# Fields whose values are shared singletons (Load, Add, Eq, ...): nothing to record there.
+_SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # How many assignments `x = y` a qualified name follows (x → y → torch.cuda.amp).
 _ALIAS_DEPTH = 4
 
@@ -120,6 +125,8 @@ class SemanticModel:
         self.loads: list[tuple[ast.Name, Scope]] = []
         self._references: dict[int, list[ast.Name]] | None = None
         self._statements: list[ast.stmt | None] = [None]
+        self._annotated: list[ast.AnnAssign] = []
+        self._string_annotations: list[tuple[ast.Constant, ast.expr]] | None = None
         _Builder(self).build()
 
     # -- structure -----------------------------------------------------------------------
@@ -310,6 +317,50 @@ class SemanticModel:
                     self._references.setdefault(id(resolved.bindings[load.id]), []).append(load)
         return self._references.get(id(binding.scope.bindings.get(binding.name)), [])
 
+    def string_annotations(self) -> list[tuple[ast.Constant, ast.expr]]:
+        """The annotations written as strings, each with the expression the string holds:
+        `scaler: "GradScaler"`, `-> "amp.GradScaler"`, `Optional["GradScaler"]` (strings
+        in `Literal[...]` are values, not annotations). The names such an expression reads
+        resolve in `scope_of(constant)`; its nodes are not part of this model (no parents,
+        positions relative to the string). Strings that do not parse are left out."""
+        if self._string_annotations is None:
+            self._string_annotations = []
+            for annotation in self._annotations():
+                for constant in self._annotation_strings(annotation):
+                    try:
+                        parsed = ast.parse(constant.value, mode="eval").body
+                    except (SyntaxError, ValueError, RecursionError, MemoryError):
+                        continue
+                    self._string_annotations.append((constant, parsed))
+        return self._string_annotations
+
+    def _annotations(self) -> Iterator[ast.expr]:
+        for scope in self.scopes:
+            node = scope.node
+            if isinstance(node, _FUNCTION_TYPES):
+                arguments = node.args
+                for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                            arguments.vararg, arguments.kwarg]:
+                    if arg is not None and arg.annotation is not None:
+                        yield arg.annotation
+                if node.returns is not None:
+                    yield node.returns
+        for statement in self._annotated:  # x: T = v, self.x: T
+            yield statement.annotation
+
+    def _annotation_strings(self, annotation: ast.expr) -> Iterator[ast.Constant]:
+        stack = [annotation]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Constant):
+                if isinstance(node.value, str):
+                    yield node
+            elif isinstance(node, ast.Subscript) and self.qualified_name(node.value) in (
+                    "typing.Literal", "typing_extensions.Literal"):
+                continue
+            else:
+                stack.extend(ast.iter_child_nodes(node))
+
     def exported_names(self) -> set[str]:
         """The names listed in `__all__`."""
         exported: set[str] = set()
@@ -403,88 +454,145 @@ class _Builder:
             model._parents[id(statement)] = model.tree
         parents = model._parents
         scope_of = model._scope_of
+        loads = model.loads
+        special = self._special
+        push, pop = stack.append, stack.pop
+        node_type = ast.AST
+        statement_type = ast.stmt
+        name_type, load_type = ast.Name, ast.Load
         while stack:
-            node, scope, statement = stack.pop()
+            node, scope, statement = pop()
             scope_of[id(node)] = scope
-            if isinstance(node, ast.stmt):
-                statement = node
-            children = self._visit(node, scope, statement)
-            for child, child_scope in reversed(children):
-                # Set earlier where the parent is not `node` (a comprehension's generators).
-                parents.setdefault(id(child), node)
-                stack.append((child, child_scope, statement))
-
-    def _visit(
-        self, node: ast.AST, scope: Scope, statement: ast.stmt | None
-    ) -> list[tuple[ast.AST, Scope]]:
-        """Record what `node` binds or reads; return its children with their scopes."""
-        model = self.model
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                model.loads.append((node, scope))
-            else:
-                self._bind_target(node, scope, statement)
-            return []
-        if isinstance(node, _FUNCTION_TYPES):
-            return self._function(node, scope, statement)
-        if isinstance(node, ast.Lambda):
-            return self._lambda(node, scope)
-        if isinstance(node, ast.ClassDef):
-            return self._class(node, scope, statement)
-        if isinstance(node, _COMPREHENSION_TYPES):
-            return self._comprehension(node, scope)
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    self._bind(scope, alias.asname, BindingKind.IMPORT, alias, statement,
-                               qualified_name=alias.name)
+            kind = type(node)
+            if kind is name_type:
+                if type(node.ctx) is load_type:  # type: ignore[attr-defined]
+                    loads.append((node, scope))  # type: ignore[arg-type]
                 else:
-                    top = alias.name.split(".")[0]
-                    self._bind(scope, top, BindingKind.IMPORT, alias, statement,
-                               qualified_name=top)
-            return [(alias, scope) for alias in node.names]
-        if isinstance(node, ast.ImportFrom):
-            base = model.absolute_module(node.level, node.module)
-            for alias in node.names:
-                if alias.name == "*":
-                    if base is not None:
-                        scope.star_imports.append(base)
-                    continue
-                self._bind(scope, alias.asname or alias.name, BindingKind.FROM_IMPORT, alias,
-                           statement,
-                           qualified_name=f"{base}.{alias.name}" if base is not None else None)
-            return [(alias, scope) for alias in node.names]
-        if isinstance(node, ast.Global):
-            scope.global_names.update(node.names)
-            return []
-        if isinstance(node, ast.Nonlocal):
-            scope.nonlocal_names.update(node.names)
-            return []
-        if isinstance(node, ast.ExceptHandler):
-            if node.name:
-                self._bind(scope, node.name, BindingKind.EXCEPT, node, statement)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            self._bind(scope, node.name, BindingKind.MATCH, node, statement)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            self._bind(scope, node.rest, BindingKind.MATCH, node, statement)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            # Recorded here, with the annotation; the target itself is skipped below.
-            kind = BindingKind.ASSIGNMENT if node.value is not None else BindingKind.ANNOTATION
-            self._bind(scope, node.target.id, kind, node.target, statement,
-                       value=node.value, annotation=node.annotation)
-            model._parents[id(node.target)] = node
-            model._scope_of[id(node.target)] = scope
-            return [(child, scope) for child in (node.annotation, node.value) if child]
-        elif isinstance(node, ast.NamedExpr):
-            # The walrus binds in the nearest enclosing non-comprehension scope.
-            target_scope = scope
-            while target_scope.kind is ScopeKind.COMPREHENSION and target_scope.parent:
-                target_scope = target_scope.parent
-            self._bind(target_scope, node.target.id, BindingKind.ASSIGNMENT, node.target,
-                       statement, value=node.value)
-            model._scope_of[id(node.target)] = target_scope
-            return [(node.value, scope)]
+                    self._bind_target(node, scope, statement)  # type: ignore[arg-type]
+                continue
+            if isinstance(node, statement_type):
+                statement = node
+            handler = special.get(kind)
+            if handler is not None:
+                for child, child_scope in reversed(handler(node, scope, statement)):
+                    # Set earlier where the parent is not `node` (a comprehension's parts).
+                    parents.setdefault(id(child), node)
+                    push((child, child_scope, statement))
+                continue
+            # Everything else: its children, evaluated in the same scope, in source order.
+            fields = _CHILD_FIELDS.get(kind)
+            if fields is None:
+                fields = _CHILD_FIELDS[kind] = tuple(
+                    name for name in kind._fields if name not in _SINGLETON_FIELDS)
+            for name in reversed(fields):
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in reversed(value):
+                        if isinstance(item, node_type):
+                            parents[id(item)] = node
+                            push((item, scope, statement))
+                elif isinstance(value, node_type):
+                    parents[id(value)] = node
+                    push((value, scope, statement))
+
+    @property
+    def _special(self) -> dict[type, Any]:
+        """The node types that bind names or open scopes, and what records them."""
+        return {
+            ast.FunctionDef: self._function,
+            ast.AsyncFunctionDef: self._function,
+            ast.Lambda: lambda node, scope, statement: self._lambda(node, scope),
+            ast.ClassDef: self._class,
+            **{kind: (lambda node, scope, statement: self._comprehension(node, scope))
+               for kind in _COMPREHENSION_TYPES},
+            ast.Import: self._import,
+            ast.ImportFrom: self._import_from,
+            ast.Global: self._global,
+            ast.Nonlocal: self._nonlocal,
+            ast.ExceptHandler: self._except_handler,
+            ast.MatchAs: self._match_name,
+            ast.MatchStar: self._match_name,
+            ast.MatchMapping: self._match_mapping,
+            ast.AnnAssign: self._annotated_assignment,
+            ast.NamedExpr: self._named_expression,
+        }
+
+    def _import(self, node: ast.Import, scope: Scope,
+                statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        for alias in node.names:
+            if alias.asname:
+                self._bind(scope, alias.asname, BindingKind.IMPORT, alias, statement,
+                           qualified_name=alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self._bind(scope, top, BindingKind.IMPORT, alias, statement, qualified_name=top)
+        return [(alias, scope) for alias in node.names]
+
+    def _import_from(self, node: ast.ImportFrom, scope: Scope,
+                     statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        base = self.model.absolute_module(node.level, node.module)
+        for alias in node.names:
+            if alias.name == "*":
+                if base is not None:
+                    scope.star_imports.append(base)
+                continue
+            self._bind(scope, alias.asname or alias.name, BindingKind.FROM_IMPORT, alias,
+                       statement,
+                       qualified_name=f"{base}.{alias.name}" if base is not None else None)
+        return [(alias, scope) for alias in node.names]
+
+    def _global(self, node: ast.Global, scope: Scope,
+                statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        scope.global_names.update(node.names)
+        return []
+
+    def _nonlocal(self, node: ast.Nonlocal, scope: Scope,
+                  statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        scope.nonlocal_names.update(node.names)
+        return []
+
+    def _except_handler(self, node: ast.ExceptHandler, scope: Scope,
+                        statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        if node.name:
+            self._bind(scope, node.name, BindingKind.EXCEPT, node, statement)
         return [(child, scope) for child in ast.iter_child_nodes(node)]
+
+    def _match_name(self, node: ast.MatchAs | ast.MatchStar, scope: Scope,
+                    statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        if node.name:
+            self._bind(scope, node.name, BindingKind.MATCH, node, statement)
+        return [(child, scope) for child in ast.iter_child_nodes(node)]
+
+    def _match_mapping(self, node: ast.MatchMapping, scope: Scope,
+                       statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        if node.rest:
+            self._bind(scope, node.rest, BindingKind.MATCH, node, statement)
+        return [(child, scope) for child in ast.iter_child_nodes(node)]
+
+    def _annotated_assignment(self, node: ast.AnnAssign, scope: Scope,
+                              statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        self.model._annotated.append(node)  # for string_annotations()
+        if not isinstance(node.target, ast.Name):
+            return [(child, scope) for child in ast.iter_child_nodes(node)]
+        # Recorded here, with the annotation; the target itself is not visited.
+        kind = BindingKind.ASSIGNMENT if node.value is not None else BindingKind.ANNOTATION
+        self._bind(scope, node.target.id, kind, node.target, statement,
+                   value=node.value, annotation=node.annotation)
+        self.model._parents[id(node.target)] = node
+        self.model._scope_of[id(node.target)] = scope
+        return [(child, scope) for child in (node.annotation, node.value) if child]
+
+    def _named_expression(self, node: ast.NamedExpr, scope: Scope,
+                          statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
+        # The walrus binds in the nearest enclosing scope that is not a comprehension.
+        target_scope = scope
+        while target_scope.kind is ScopeKind.COMPREHENSION and target_scope.parent:
+            target_scope = target_scope.parent
+        self._bind(target_scope, node.target.id, BindingKind.ASSIGNMENT, node.target,
+                   statement, value=node.value)
+        self.model._parents[id(node.target)] = node
+        self.model._scope_of[id(node.target)] = target_scope
+        return [(node.value, scope)]
 
     def _bind_target(self, node: ast.Name, scope: Scope, statement: ast.stmt | None) -> None:
         parent = self.model._parents.get(id(node))
@@ -635,20 +743,17 @@ class _Builder:
         return children
 
 
-_last: list[tuple[ast.Module, SemanticModel]] = []
+@per_tree
+def _models(tree: ast.Module) -> dict[tuple[str | None, bool], SemanticModel]:
+    return {}
 
 
 def model_of(tree: ast.Module, module: str | None = None,
              is_package: bool = False) -> SemanticModel:
-    """The semantic model of `tree`, built once for the tree the engine is working on.
-
-    The engine handles one file at a time and every codemod asks about the same tree, so
-    only the last model is kept (see `torchfix.model.ast_index.per_tree`).
-    """
-    if _last and _last[0][0] is tree:
-        model = _last[0][1]
-        if model.module == module and model.is_package == is_package:
-            return model
-    model = SemanticModel(tree, module, is_package)
-    _last[:] = [(tree, model)]
-    return model
+    """The semantic model of `tree`, built once for the tree the engine is working on
+    (`torchfix.model.ast_index.per_tree`: forgotten with the file)."""
+    models = _models(tree)
+    key = (module, is_package)
+    if key not in models:
+        models[key] = SemanticModel(tree, module, is_package)
+    return models[key]

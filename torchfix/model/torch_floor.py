@@ -58,7 +58,10 @@ def requirement_floor(line: str) -> Version | None:
     match = _NAME.match(line)
     if match is None:
         return None
-    return parse_floor(match.group("spec").replace(" ", ","))
+    spec = match.group("spec")
+    if spec.lstrip().startswith("@"):
+        return None  # `torch @ https://.../torch-2.0.1+cu118-...whl`: a URL, not a version
+    return parse_floor(spec.replace(" ", ","))
 
 
 def find_torch_floor(root: Path) -> TorchFloor | None:

@@ -5,41 +5,23 @@
     sarif.py         SARIF 2.1.0 (GitHub code scanning)
     ci.py            GitHub workflow commands, GitLab code quality
     junit.py         JUnit XML
+    formats.py       the formats' names (what the command line needs at startup)
 """
 
 from __future__ import annotations
 
-from enum import Enum
+from typing import TYPE_CHECKING
 
-from torchfix.output.data import Report, statistics
-
-
-class OutputFormat(str, Enum):
-    full = "full"
-    concise = "concise"
-    grouped = "grouped"
-    json = "json"
-    json_lines = "json-lines"
-    sarif = "sarif"
-    github = "github"
-    gitlab = "gitlab"
-    junit = "junit"
-    text = "text"  # the name `--format` used before there were more: full
-
-
-# The formats people read in a terminal: the summary and errors go to stderr beside them.
-TEXT_FORMATS = frozenset({OutputFormat.full, OutputFormat.concise, OutputFormat.grouped})
-# The formats that carry the fixes' edits, which takes the new text of every file.
-FIX_FORMATS = frozenset({OutputFormat.json, OutputFormat.json_lines, OutputFormat.sarif})
-# The formats that hold errors and warnings in their own output (the others print them on
-# stderr).
-SELF_CONTAINED = frozenset(
-    {OutputFormat.json, OutputFormat.sarif, OutputFormat.github, OutputFormat.junit}
+from torchfix.output.formats import (
+    FIX_FORMATS,
+    SELF_CONTAINED,
+    TEXT_FORMATS,
+    OutputFormat,
+    canonical,
 )
 
-
-def canonical(output_format: OutputFormat) -> OutputFormat:
-    return OutputFormat.full if output_format is OutputFormat.text else output_format
+if TYPE_CHECKING:
+    from torchfix.output.data import Report
 
 
 def render(report: Report, output_format: OutputFormat, show_all: bool = False) -> str:
@@ -77,6 +59,8 @@ def render(report: Report, output_format: OutputFormat, show_all: bool = False) 
 
 def render_statistics(report: Report, output_format: OutputFormat) -> str:
     """--statistics: JSON for json/json-lines, else the text table."""
+    from torchfix.output.data import statistics
+
     rows = statistics(report)
     if output_format in (OutputFormat.json, OutputFormat.json_lines):
         from torchfix.output import json_formats
@@ -87,5 +71,5 @@ def render_statistics(report: Report, output_format: OutputFormat) -> str:
     return text.statistics(rows)
 
 
-__all__ = ["FIX_FORMATS", "SELF_CONTAINED", "TEXT_FORMATS", "OutputFormat", "Report",
-           "canonical", "render", "render_statistics"]
+__all__ = ["FIX_FORMATS", "SELF_CONTAINED", "TEXT_FORMATS", "OutputFormat", "canonical",
+           "render", "render_statistics"]

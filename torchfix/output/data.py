@@ -12,12 +12,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from torchfix.engine.process import FileResult
+from torchfix.engine.results import FileResult
 from torchfix.git.diffs import patch_path
 from torchfix.output.fixes import Edit, attach, file_edits
 from torchfix.output.report import Problem, Summary, counted, shown_path
 from torchfix.rewrite import registry
-from torchfix.rewrite.codemod import Change, Safety
+from torchfix.rewrite.contract import Change, Safety
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchfix.rewrite.codemod import Change
+from torchfix.rewrite.contract import Change
 
 
 @dataclass(frozen=True)

@@ -1,23 +1,28 @@
-"""What users read: findings, errors, diffs, summaries, JSON. Only the CLI calls this."""
+"""What users read on a terminal: findings, errors, diffs, summaries, the progress bar.
+
+rich is imported only where a table, colours or a progress bar are drawn: a run that has
+nothing to show but its one-line summary does not load it.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
+from torchfix.engine.results import FileResult
+from torchfix.rewrite.contract import Change, Safety
 
-from torchfix.engine.process import FileResult
-from torchfix.rewrite.codemod import Change, Safety
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.text import Text
 
 # Runs shorter than this finish before a progress bar would be any help.
 PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))
@@ -100,16 +105,24 @@ class Summary:
 
     @classmethod
     def of(
-        cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float
+        cls, results: Sequence[FileResult], problems: Sequence[Problem], seconds: float,
+        written: Collection[Path] | None = None,
     ) -> Summary:
+        """`written`: for a run that writes, the files it wrote; only those count as
+        changed, with their changes (a file whose write failed is an error instead)."""
+        # Files a fix needs created are not files the run looked at (apply names them).
+        results = [result for result in results if result.created_by is None]
         summary = cls(files=len(results), errors=len(problems), seconds=seconds)
         for result in results:
+            counted_as_changed = (result.would_change if written is None
+                                  else result.path in written)
             summary.parsed += result.parsed
-            summary.changed += result.would_change
+            summary.changed += counted_as_changed
             summary.generated_skipped += result.skipped == "generated"
             for change in result.changes:
                 if change.applied:
-                    summary.applied[change.codemod] += 1
+                    if counted_as_changed:
+                        summary.applied[change.codemod] += 1
                 elif change.safety is Safety.UNSAFE:
                     summary.pending_unsafe[change.codemod] += 1
                 elif change.safety is Safety.MANUAL:
@@ -131,18 +144,29 @@ class Summary:
         }
 
 
-def print_summary(console: Console, summary: Summary, verb: str, *, command: str = "apply",
-                  table: bool = True) -> None:
+def print_summary(console: Callable[[], Console], summary: Summary, verb: str, *,
+                  command: str = "apply", table: bool = True) -> None:
     """A closing summary on stderr: what was looked at, what changed, what went wrong.
 
     `check` says itself how to see what it did not list; only `apply` points at it.
     """
-    head = Text(f"torchfix: {counted(summary.files, 'file')} scanned, {summary.changed} {verb}")
-    if summary.errors:
-        head.append(f", {counted(summary.errors, 'error')}", style="bold red")
-    head.append(f" in {summary.seconds:.2f}s")
-    console.print(head)
+    head = (f"torchfix: {counted(summary.files, 'file')} scanned, {summary.changed} {verb}"
+            + (f", {counted(summary.errors, 'error')}" if summary.errors else "")
+            + f" in {summary.seconds:.2f}s")
     counts = sorted(set(summary.applied) | set(summary.pending_unsafe) | set(summary.manual))
+    if not counts and not summary.errors and not summary.record \
+            and not summary.generated_skipped:
+        sys.stderr.write(head + "\n")  # the common case needs no rich at all
+        sys.stderr.flush()
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    styled = Text(head)
+    if summary.errors:
+        styled.stylize("bold red", head.index(", ") + 2, head.rindex(" in "))
+    out.print(styled)
     if counts and table:
         counts_table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
         counts_table.add_column("codemod")
@@ -156,18 +180,20 @@ def print_summary(console: Console, summary: Summary, verb: str, *, command: str
                 str(summary.pending_unsafe[name]),
                 str(summary.manual[name]),
             )
-        console.print(counts_table)
+        out.print(counts_table)
     if summary.pending_unsafe and command == "apply":
-        console.print("Unsafe fixes were not applied; review them with "
-                      "`torchfix check --show-all`, apply them with --unsafe-fixes.")
+        out.print("Unsafe fixes were not applied; review them with "
+                  "`torchfix check --show-all`, apply them with --unsafe-fixes.")
     if summary.generated_skipped:
-        console.print(f"{summary.generated_skipped} @generated file(s) skipped "
-                      "(--include-generated processes them).")
+        out.print(f"{summary.generated_skipped} @generated file(s) skipped "
+                  "(--include-generated processes them).")
     if summary.record is not None:
-        console.print(Text(summary.record.line()))
+        out.print(Text(summary.record.line()))
 
 
 def print_colored_diff(console: Console, diff: bytes, encoding: str) -> None:
+    from rich.text import Text
+
     for line in diff.decode(_display_encoding(encoding), errors="replace").splitlines():
         if line.startswith(("+++", "---")):
             style = "bold"
@@ -192,8 +218,9 @@ class ProgressBar:
     It stays away when stderr is not a terminal, so piped output is never disturbed.
     """
 
-    def __init__(self, console: Console, enabled: bool) -> None:
-        self._enabled = enabled and console.is_terminal
+    def __init__(self, console: Callable[[], Console], enabled: bool) -> None:
+        # Asked of the stream itself: rich is loaded only once a bar is drawn.
+        self._enabled = enabled and sys.stderr.isatty()
         self._console = console
         self._progress: Progress | None = None
         self._task: Any = None
@@ -223,12 +250,20 @@ class ProgressBar:
         if self._progress is None:
             if time.monotonic() - self._started < PROGRESS_DELAY_SECONDS:
                 return
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
             self._progress = Progress(
                 TextColumn("torchfix"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
-                console=self._console,
+                console=self._console(),
                 transient=True,
             )
             self._task = self._progress.add_task("files", total=self._total)
@@ -238,6 +273,9 @@ class ProgressBar:
 
 def print_selftest(console: Console, checks: Sequence[Any], environment: str) -> None:
     """Per codemod: how many golden cases and smoke scenarios passed, failed, skipped."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=f"torchfix selftest ({environment})", header_style="bold")
     table.add_column("codemod", no_wrap=True)
     for column in ("golden\npassed", "golden\nfailed", "smoke\npassed", "smoke\nfailed",
@@ -273,4 +311,6 @@ def print_selftest(console: Console, checks: Sequence[Any], environment: str) ->
 
 
 def _red_if(count: int) -> Text:
+    from rich.text import Text
+
     return Text(str(count), style="bold red" if count else "")

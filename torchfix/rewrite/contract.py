@@ -149,7 +149,25 @@ class RemoveImport:
     alias: str | None = None
 
 
-Edit = ReplaceNode | AddKeyword | RemoveKeyword | RenameKeyword | AddImport | RemoveImport
+@dataclass(frozen=True)
+class CreateFile:
+    """Create the file `path` holding `content` (a change that needs a file of its own,
+    such as a helper module shared by a package).
+
+    Not an edit of the file being fixed: the engine collects it from the applied
+    findings of every file of the run, creates each path once (the same content asked
+    for by several files is one file; a path that exists already is left alone if it
+    holds exactly `content`, else the files asking for it fail), verifies it (Python
+    must parse and compile) and treats it like a rewritten file: `diff` shows it as a
+    new file, `apply` writes it first and records it, `undo` removes it.
+    """
+
+    path: Path
+    content: str
+
+
+Edit = (ReplaceNode | AddKeyword | RemoveKeyword | RenameKeyword | AddImport | RemoveImport
+        | CreateFile)
 
 
 # -- what a codemod decides ----------------------------------------------------------------

@@ -23,11 +23,11 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from torchfix.rewrite.codemod import CodemodSettings, Focus, TorchfixCodemod
 from torchfix.rewrite.contract import (
     AddImport,
     AddKeyword,
     Codemod,
+    CreateFile,
     Edit,
     FileContext,
     Finding,
@@ -38,6 +38,7 @@ from torchfix.rewrite.contract import (
     Span,
 )
 from torchfix.rewrite.edits import append_argument, keyword
+from torchfix.rewrite.transformer import Focus, FocusedTransformer, TransformerSettings
 
 
 class EditError(Exception):
@@ -53,15 +54,10 @@ class EditSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-class Editor(TorchfixCodemod):
+class Editor(FocusedTransformer):
     """Base class of libcst editors. `finding_at(node)` says what was decided there."""
 
-    # An editor is not a codemod of its own: these only satisfy the base class.
-    name = "editor"
-    summary = ""
-    triggers = ()
-
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings)
         self.edit = edit
@@ -156,14 +152,15 @@ def _same_kind(finding: Finding, node: cst.CSTNode) -> bool:
 class PrimitiveEditor(Editor):
     """Makes the shared edit primitives the findings carry."""
 
-    def __init__(self, context: CodemodContext, settings: CodemodSettings,
+    def __init__(self, context: CodemodContext, settings: TransformerSettings,
                  edit: EditSettings) -> None:
         super().__init__(context, settings, edit)
         # span → (finding, its located edits); a finding is made when all of them are.
         self._located: dict[Span, list[tuple[Finding, Edit]]] = {}
         self._pending: dict[int, int] = {}
         for finding in edit.findings:
-            located = [e for e in finding.edits if not isinstance(e, (AddImport, RemoveImport))]
+            located = [e for e in finding.edits
+                       if not isinstance(e, (AddImport, RemoveImport, CreateFile))]
             if not located:
                 self.done(finding)
                 continue
@@ -269,7 +266,7 @@ def make_changes(
     module: cst.Module,
     findings: Sequence[Finding],
     file: FileContext,
-    settings: CodemodSettings,
+    settings: TransformerSettings,
 ) -> cst.Module:
     """`module` (libcst's tree of `file.text`) with the changes of `findings` made.
 

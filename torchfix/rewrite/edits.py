@@ -1,12 +1,18 @@
 """Small layout-preserving edits that several codemods need.
 
 Adding an argument to a call must look as if a person had typed it: on one line for a
-one-line call, on its own line (with the trailing comma kept) for an exploded call.
+one-line call, on its own line (with the trailing comma kept) for an exploded call. New
+imports go where isort would put them (`insert_imports`, placing what
+`torchfix.rewrite.import_order` decided).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
+
+from torchfix.rewrite.import_order import ImportInsertion
 
 
 def append_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
@@ -111,3 +117,73 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
             whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
         ),
     )
+
+
+# -- module-level statements -----------------------------------------------------------------
+
+
+def statement_indexes(module: cst.Module) -> list[int]:
+    """For each top-level statement of CPython's tree of the same code, the index of the
+    libcst statement holding it (CPython counts `a; b` as two statements, libcst as one
+    line)."""
+    indexes: list[int] = []
+    for index, statement in enumerate(module.body):
+        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        indexes += [index] * count
+    return indexes
+
+
+def insert_imports(
+    module: cst.Module, insertions: Sequence[ImportInsertion], indexes: Sequence[int]
+) -> tuple[cst.Module, list[int]]:
+    """`module` with the import statements a `torchfix.rewrite.import_order` plan places,
+    and where each of its top-level statements went (old index → new index).
+
+    `indexes` maps CPython's statement indexes, which the plan uses, to `module.body`'s
+    (`statement_indexes` of the code the plan was made for).
+    """
+    before: dict[int, list[ImportInsertion]] = {}
+    after: dict[int, list[ImportInsertion]] = {}
+    for insertion in insertions:
+        where = after if insertion.after else before
+        where.setdefault(indexes[insertion.index], []).append(insertion)
+    body: list[cst.BaseStatement] = []
+    moved: list[int] = []
+    for index, statement in enumerate(module.body):
+        for insertion in before.get(index, ()):
+            imports, statement = _joining(module, insertion, statement)
+            body += imports
+        moved.append(len(body))
+        body.append(statement)
+        for insertion in after.get(index, ()):
+            body += _import_statements(module, insertion.statements, insertion.new_group)
+    return module.with_changes(body=body), moved
+
+
+def _import_statements(module: cst.Module, lines: Sequence[str], new_group: bool
+                       ) -> list[cst.BaseStatement]:
+    statements = [cst.parse_statement(line + module.default_newline,
+                                      config=module.config_for_parsing) for line in lines]
+    if new_group and statements:
+        statements[0] = statements[0].with_changes(leading_lines=[cst.EmptyLine()])
+    return statements
+
+
+def _joining(module: cst.Module, insertion: ImportInsertion, statement: cst.BaseStatement
+             ) -> tuple[list[cst.BaseStatement], cst.BaseStatement]:
+    """The imports to place before `statement`, and `statement` as it then is.
+
+    Joining a group at its start, the imports take the blank lines and comments above
+    it (they belong to the group). Starting a new group, they take only the blank lines
+    before the first comment, and `statement` keeps its comments, one blank line above.
+    """
+    imports = _import_statements(module, insertion.statements, False)
+    lines = list(statement.leading_lines)
+    if insertion.new_group:
+        blanks = next((i for i, line in enumerate(lines) if line.comment is not None),
+                      len(lines))
+        taken, kept = lines[:blanks], [cst.EmptyLine(), *lines[blanks:]]
+    else:
+        taken, kept = lines, []
+    imports[0] = imports[0].with_changes(leading_lines=taken)
+    return imports, statement.with_changes(leading_lines=kept)

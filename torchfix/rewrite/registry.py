@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from torchfix import PROJECT_URL
-from torchfix.rewrite.codemod import TorchfixCodemod
+from torchfix.rewrite.contract import Codemod
 
 ALL_SELECTOR = "ALL"
 # A TorchFix code or a prefix of one: letters, then digits ("TOR", "TOR1", "TOR102").
@@ -19,17 +19,17 @@ class UnknownCodemodError(ValueError):
     """A codemod name that no codemod has (a usage or configuration error)."""
 
 
-def all_codemods() -> tuple[type[TorchfixCodemod], ...]:
+def all_codemods() -> tuple[type[Codemod], ...]:
     """Every codemod, in the fixed order in which they run on a file."""
     from codemods import CODEMODS
 
     return CODEMODS
 
 
-_by_name: list[tuple[tuple[type[TorchfixCodemod], ...], dict[str, type[TorchfixCodemod]]]] = []
+_by_name: list[tuple[tuple[type[Codemod], ...], dict[str, type[Codemod]]]] = []
 
 
-def by_name() -> dict[str, type[TorchfixCodemod]]:
+def by_name() -> dict[str, type[Codemod]]:
     """Every codemod by its name (made once per set of codemods: the engine asks per file
     for every selected codemod). Do not change the dict returned."""
     codemods = all_codemods()
@@ -38,12 +38,12 @@ def by_name() -> dict[str, type[TorchfixCodemod]]:
     return _by_name[0][1]
 
 
-def codes_of(codemod: type[TorchfixCodemod]) -> tuple[str, ...]:
+def codes_of(codemod: type[Codemod]) -> tuple[str, ...]:
     """The TorchFix codes a codemod carries ("TOR102"); () for torchfix's own rules."""
     return tuple(getattr(codemod, "codes", ()))
 
 
-def by_code(selector: str) -> list[type[TorchfixCodemod]]:
+def by_code(selector: str) -> list[type[Codemod]]:
     """The codemods a TorchFix code stands for, in run order.
 
     As in TorchFix's `--select` (and flake8's `# noqa`), a code selects every rule whose
@@ -81,7 +81,7 @@ def docs_url(name: str) -> str:
     return f"{PROJECT_URL}#{anchor}"
 
 
-def get(name: str) -> type[TorchfixCodemod]:
+def get(name: str) -> type[Codemod]:
     """The codemod called `name`, or the one codemod carrying the TorchFix code `name`."""
     known = by_name()
     if name in known:
@@ -97,7 +97,7 @@ def get(name: str) -> type[TorchfixCodemod]:
 
 def select(
     selected: Iterable[str] | None, ignored: Iterable[str] = ()
-) -> tuple[type[TorchfixCodemod], ...]:
+) -> tuple[type[Codemod], ...]:
     """Resolve --select/--ignore names to codemods, kept in their run order.
 
     No selection means every codemod that is on by default; `ALL` means every codemod.
@@ -116,7 +116,7 @@ def select(
     )
 
 
-def _check_names(names: Iterable[str], known: dict[str, type[TorchfixCodemod]]) -> list[str]:
+def _check_names(names: Iterable[str], known: dict[str, type[Codemod]]) -> list[str]:
     checked = []
     for name in names:
         if name == ALL_SELECTOR:

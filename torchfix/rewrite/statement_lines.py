@@ -4,7 +4,7 @@ libcst computes positions by generating code for the whole tree, which costs abo
 much as parsing it. CPython's own `ast` carries line numbers for free and parses ten
 times faster. Both parsers see the same statements in the same order, so walking the two
 trees side by side gives each libcst statement its lines. Codemods use this to visit only
-the statements where their candidates are (see `TorchfixCodemod.candidate_lines`).
+the statements holding their changes (see `torchfix.rewrite.transformer.Focus`).
 
 If the two trees ever disagree, the walk gives up and every statement is visited.
 """

@@ -23,7 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from torchfix.engine.process import EngineSettings, process_source
+from torchfix.engine.process import process_source
+from torchfix.engine.results import EngineSettings
 
 
 class ScenarioFailed(Exception):

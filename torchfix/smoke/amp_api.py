@@ -100,7 +100,34 @@ def cpu_scaled_step(model, optimizer, x, y):
     return loss.detach(), scaled.detach(), scaler.get_scale()
 '''
 
+# A module alias, half migrated by hand: autocast already names its device the torch.amp
+# way (so the original fails as soon as it runs: torch.cuda.amp.autocast has no
+# device_type), GradScaler does not.
+ALIAS_TRAINER = '''
+import torch
+import torch.cuda.amp as torch_amp
+
+
+def make_scaler(use_amp):
+    return torch_amp.GradScaler(enabled=use_amp)
+
+
+def cpu_matmul(a, b):
+    with torch_amp.autocast(device_type="cpu", dtype=torch.bfloat16):
+        return a @ b
+
+
+def cuda_matmul(a, b):
+    with torch_amp.autocast(device_type="cuda", dtype=torch.float16):
+        return a @ b
+'''
+
 DEPRECATIONS = (FutureWarning, DeprecationWarning)
+
+
+def _rewrite(source: str) -> str:
+    # The scenarios need every replacement, whatever torch the folder they run in pins.
+    return rewrite(source, CODEMOD, options={"min-torch": "2.4"})
 
 
 @contextmanager
@@ -132,8 +159,8 @@ def _amp_deprecations(caught: list[warnings.WarningMessage]) -> list[str]:
 def _versions(folder: Path) -> tuple[ModuleType, ModuleType, ModuleType, ModuleType, str, str]:
     """The original and rewritten trainers; the originals load while warnings are
     recorded elsewhere, so they are loaded here under "ignore"."""
-    fixed_source = rewrite(TRAINER, CODEMOD)
-    fixed_cpu_source = rewrite(CPU_TRAINER, CODEMOD)
+    fixed_source = _rewrite(TRAINER)
+    fixed_cpu_source = _rewrite(CPU_TRAINER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         original = load_module(TRAINER, folder, "amp_trainer_before")
@@ -166,8 +193,8 @@ def no_deprecation_warnings(folder: Path) -> None:
     """The original warns (FutureWarning) when it loads and trains; the rewrite, run with
     deprecation warnings as errors, loads and trains without one."""
     torch = require_torch()
-    fixed_source = rewrite(TRAINER, CODEMOD)
-    fixed_cpu_source = rewrite(CPU_TRAINER, CODEMOD)
+    fixed_source = _rewrite(TRAINER)
+    fixed_cpu_source = _rewrite(CPU_TRAINER)
     for needle in ('autocast("cuda", enabled=use_amp)', 'GradScaler("cuda", enabled=use_amp)',
                    '@custom_fwd(device_type="cuda", cast_inputs=torch.float32)',
                    '@custom_bwd(device_type="cuda")', "from torch.amp import"):
@@ -323,9 +350,51 @@ def cuda_autocast_and_scaling(folder: Path) -> None:
            "the rewritten CUDA train step ends at different parameters")
 
 
+def module_alias_keeps_named_device(folder: Path) -> None:
+    """`import torch.cuda.amp as torch_amp` becomes `import torch.amp as torch_amp`: a call
+    written for torch.amp (`torch_amp.autocast(device_type="cpu", dtype=torch.bfloat16)`),
+    which raises TypeError with the old module, now runs and autocasts on the device it
+    names; `torch_amp.GradScaler(enabled=...)` gets "cuda", the device the old name meant."""
+    torch = require_torch()
+    fixed_source = _rewrite(ALIAS_TRAINER)
+    for needle in ("import torch.amp as torch_amp\n",
+                   'torch_amp.GradScaler("cuda", enabled=use_amp)',
+                   'torch_amp.autocast(device_type="cpu", dtype=torch.bfloat16)',
+                   'torch_amp.autocast(device_type="cuda", dtype=torch.float16)'):
+        expect(needle in fixed_source, f"the rewrite lacks {needle!r}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        original = load_module(ALIAS_TRAINER, folder, "amp_alias_before")
+    a, b = torch.randn(32, 64), torch.randn(64, 16)
+    try:
+        _quietly(lambda: original.cpu_matmul(a, b))
+    except TypeError:
+        pass
+    else:
+        raise ScenarioFailed("torch.cuda.amp.autocast(device_type=...) should raise TypeError")
+    fixed = load_module(fixed_source, folder, "amp_alias_after")
+    with _deprecations_as_errors():
+        result = fixed.cpu_matmul(a, b)
+        scaler = fixed.make_scaler(True)
+    expect(result.dtype == torch.bfloat16, f"cpu autocast produced {result.dtype}, not bfloat16")
+    expect(torch.allclose(result.float(), a @ b, rtol=0.05, atol=0.05),
+           "the autocast matmul is far from the float32 one")
+    cuda = torch.cuda.is_available()
+    # A CUDA scaler is enabled exactly when CUDA is there; a CPU one would always be.
+    expect(scaler.is_enabled() == cuda,
+           f"GradScaler is {'en' if scaler.is_enabled() else 'dis'}abled with CUDA "
+           f"{'available' if cuda else 'unavailable'}: not a CUDA scaler?")
+    if cuda:
+        x, y = torch.randn(64, 64, device="cuda"), torch.randn(64, 64, device="cuda")
+        with _deprecations_as_errors():
+            half = fixed.cuda_matmul(x, y)
+        expect(half.dtype == torch.float16, f"cuda autocast produced {half.dtype}")
+
+
 SCENARIOS = [
     Scenario(CODEMOD, "no_deprecation_warnings", no_deprecation_warnings),
     Scenario(CODEMOD, "cpu_autocast_bfloat16", cpu_autocast_bfloat16),
     Scenario(CODEMOD, "grad_scaler_steps_optimizer", grad_scaler_steps_optimizer),
+    Scenario(CODEMOD, "module_alias_keeps_named_device", module_alias_keeps_named_device),
     Scenario(CODEMOD, "cuda_autocast_and_scaling", cuda_autocast_and_scaling, needs_cuda=True),
 ]

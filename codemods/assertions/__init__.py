@@ -1,0 +1,1 @@
+"""Codemods about runtime checks: asserts that vanish under `python -O`."""

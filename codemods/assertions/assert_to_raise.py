@@ -1,0 +1,646 @@
+"""assert-to-raise: input checks written as `assert` become `if ...: raise ValueError(...)`.
+
+Every assert is decided here, on CPython's tree and the shared semantic and project
+models; `assert_to_raise_edit` (libcst) only lays out the `if` and the `raise`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.expected_errors import Expectation
+from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
+from torchfix.model.test_code import is_test_path
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+
+
+class Verdict(Enum):
+    SAFE = "safe"  # an input check: rewritten by default
+    UNSAFE = "unsafe"  # another runtime check: rewritten only with --unsafe-fixes
+    REPORT = "report"  # code relies on the AssertionError: reported, never rewritten
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one assert: the `data` of its finding, read by the editor."""
+
+    verdict: Verdict
+    exception: str  # "ValueError", "TypeError" or (for `assert False`) "AssertionError"
+    assertion: ast.Assert
+    always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
+    reason: str = ""  # why it is not SAFE
+
+    def message(self) -> tuple[str, Safety]:
+        """What the change says, and how safe it is."""
+        if self.verdict is Verdict.REPORT:
+            return self.reason, Safety.MANUAL
+        message = f"assert is stripped by python -O: raise {self.exception} instead"
+        if self.verdict is Verdict.UNSAFE:
+            return f"{message} ({self.reason})", Safety.UNSAFE
+        return message, Safety.SAFE
+
+    @property
+    def condition_text(self) -> str:
+        """The condition as CPython writes it: one line, no comments."""
+        return ast.unparse(self.assertion.test)
+
+
+ASSERTION_ERROR = "AssertionError"
+# The message of a bare `assert False`, which marks code that should not be reached.
+UNREACHABLE_MESSAGE = "unreachable code was reached"
+TYPE_CHECK_FUNCTIONS = frozenset({"builtins.isinstance", "builtins.issubclass"})
+# Methods and torch functions whose result depends on tensor values, not shapes. Under
+# torch.compile an assert on such a value becomes an async device assert; an `if` on it
+# breaks the graph. Under `python -O` the assert (and its device sync) was free.
+TENSOR_VALUE_FUNCTIONS = frozenset(
+    {
+        "all", "allclose", "any", "count_nonzero", "equal", "isclose", "isfinite", "isinf",
+        "isnan", "isneginf", "isposinf", "isreal", "item", "max", "mean", "min", "nonzero",
+        "norm", "sum", "tolist", "unique",
+    }
+)
+# Checks that, with no message, are mostly there to narrow a type for the type checker.
+NARROWING_FUNCTIONS = frozenset(
+    {"builtins.callable", "builtins.hasattr", "builtins.isinstance", "builtins.issubclass"}
+)
+# Methods that validate the fields a constructor just stored: `self.x` there is an input.
+POST_INIT_METHODS = frozenset({"__post_init__", "__attrs_post_init__"})
+# Methods that calling the class runs: a test calling `Config(...)` reaches their asserts.
+CONSTRUCTION_METHODS = frozenset({"__init__", "__new__", *POST_INIT_METHODS})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+class AssertToRaise(Codemod):
+    """Turn runtime checks written as `assert` into `if ...: raise ValueError(...)`.
+
+    ## What it does
+    Rewrites `assert cond, msg` into `if not cond: raise ValueError(msg)`, or `TypeError`
+    when the condition is an `isinstance`/`issubclass` check. The condition is inverted
+    where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
+    otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
+    false both ways). The message expression is kept as written; an assert without one
+    gets `"expected <condition>"`: the condition's source on one line, in a plain string
+    literal (quotes and backslashes escaped, braces left as they are).
+
+    Comments before, inside and after the assert are kept (a trailing comment moves to
+    the `if` line). A condition that a formatter split over lines only to fit the assert
+    goes back on one line when the `if` fits in `line-length`; a message aligned under
+    the assert, or continued with backslashes, gets a hanging indent inside the call, and
+    a `raise` too long for one line puts its message on a line of its own. `if x: assert y`
+    and `a = 1; assert a` are split into lines. Run your formatter afterwards if it has
+    opinions about the rest.
+
+    ## Why
+    `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
+    a discount factor or a tensor shape then lets bad input through silently and training
+    goes on with NaNs or broadcast garbage. An explicit `raise` always runs, and a
+    `ValueError`/`TypeError` tells the caller that the argument, not the library, is wrong.
+
+    ## Example
+    ```python
+    def ppo_loss(ratio, advantages, clip_range: float, config=None):
+        if config is None:
+            config = PPOConfig()
+        assert 0.0 < clip_range < 1.0, f"clip_range must be in (0, 1), got {clip_range}"
+        assert config.gamma == DEFAULT_GAMMA, "PBRS gamma must match PPO gamma"
+        assert ratio.shape == advantages.shape
+    ```
+    becomes
+    ```python
+    def ppo_loss(ratio, advantages, clip_range: float, config=None):
+        if config is None:
+            config = PPOConfig()
+        if not (0.0 < clip_range < 1.0):
+            raise ValueError(f"clip_range must be in (0, 1), got {clip_range}")
+        if config.gamma != DEFAULT_GAMMA:
+            raise ValueError("PBRS gamma must match PPO gamma")
+        if ratio.shape != advantages.shape:
+            raise ValueError("expected ratio.shape == advantages.shape")
+    ```
+
+    ## Fix safety
+    The fix is **safe** for input checks: an assert in a public function or method whose
+    condition reads a parameter (or an attribute of one, like `config.gamma`; `self.x` in
+    `__post_init__`) that has not been reassigned before the assert, and reads no other
+    local variable. Giving a parameter its default (`if config is None: config =
+    DefaultConfig()`, or `if not config:`, the default reading no other local variable)
+    does not count as reassigning it: the value is still the caller's, or the default.
+    An assert inside that `if` checks the default, not the input, and a message-less
+    `assert config is not None` after it narrows the default's type: both are unsafe.
+
+    Everything else is a runtime invariant of the library itself (state on `self`, values
+    computed in the function, asserts at module level or in a class body, in private
+    functions, methods of private classes, nested functions) and is **unsafe**, as are:
+    `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
+    stripped by `-O`); message-less checks of a parameter's attribute (`assert
+    trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
+    mypy, about state handed in rather than user input); conditions on tensor values
+    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
+    removed and breaks the `torch.compile` graph where the assert did not); and every
+    assert in a file that catches `AssertionError` somewhere.
+
+    Reported, never rewritten (the code relies on the AssertionError): an assert inside a
+    `try` whose handler catches `AssertionError`, in a function that such a `try` in the
+    same file calls, in a function whose docstring (or, for `__init__`, whose class's
+    docstring) says it raises `AssertionError`, and an assert that a test of the
+    repository expects: `pytest.raises(AssertionError)` or `assertRaises(AssertionError)`
+    (in any test file under the project root: the git root, else the folder checked)
+    around a call of its function (of its class, for `__init__` and `__post_init__`),
+    when the test's `match=` pattern, if any, fits the assert's message (an f-string by
+    its literal parts; a message that is not a literal always fits). The finding names
+    the test's file and line.
+
+    Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
+    `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
+    `testing.py`, `testing_utils.py`, `test_utils.py`, modules that import `pytest` or
+    `unittest`, module-level `test*` functions, `Test*` and `*TestCase` classes, `assert*`
+    helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, and asserts that can
+    never fail (`assert (x, "message")`).
+
+    Callers in other files that catch `AssertionError` cannot be seen: search for them
+    before applying.
+    """
+
+    name = "assert-to-raise"
+    summary = "Raise ValueError/TypeError instead of asserting on inputs: asserts vanish under -O."
+    triggers = (b"assert",)
+    fix_safety = "safe, unsafe"
+    family = "assertions"
+    editor = "codemods.assertions.assert_to_raise_edit:AssertToRaiseEditor"
+    options = (
+        Option(
+            "line-length", 88,
+            "A `raise` longer than this (and than the assert it replaces) puts its message "
+            "on a line of its own.",
+        ),
+    )
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        return is_test_path(path)  # test assertions, not input checks
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        if _imports_test_framework(tree):
+            return set()  # test code or test helpers: asserts are test assertions
+        return {node.lineno for node in nodes_of(tree, ast.Assert)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        if _imports_test_framework(file.tree):
+            return
+        decider = _Decider(file)
+        for node in nodes_of(file.tree, ast.Assert):
+            decision = decider.decide(node)
+            if decision is not None:
+                yield Finding(node, *decision.message(), data=decision)
+
+
+@dataclass(frozen=True)
+class _Function:
+    """The function an assert is in, as the semantic model places it."""
+
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    scope: Scope  # the scope its body opens
+    owner: ast.ClassDef | None  # the class it is a method of
+    nested: bool  # defined inside another function
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def public(self) -> bool:
+        if self.owner is not None and self.owner.name.startswith("_"):
+            return False  # a method of a private class
+        name = self.name
+        return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
+
+    @property
+    def tested_as(self) -> str:
+        """The name a test calls to run its asserts: a constructor's is its class's."""
+        if self.owner is not None and self.name in CONSTRUCTION_METHODS:
+            return self.owner.name
+        return self.name
+
+    def documents_assertion_error(self) -> bool:
+        """Whether its docstring (a constructor's: or its class's) promises AssertionError."""
+        documented: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [self.node]
+        if self.owner is not None and self.name == "__init__":
+            documented.append(self.owner)
+        return any(
+            ASSERTION_ERROR in (ast.get_docstring(node, clean=False) or "") for node in documented
+        )
+
+
+class _Decider:
+    """Decides each assert of one file from its semantic model and the project's tests."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.file = file
+        self.model: SemanticModel = file.semantic
+        tries = [node for kind in _TRIES for node in nodes_of(file.tree, kind)]
+        catching = [node for node in tries if _catches_assertion_error(node)]
+        self.catches_assertion_error = bool(catching)
+        self.checked_calls = _called_names(catching)  # called where AssertionError is caught
+        self._expectations: tuple[Expectation, ...] | None = None
+
+    def expectations(self) -> tuple[Expectation, ...]:
+        if self._expectations is None:
+            self._expectations = self.file.project.assertion_expectations()
+        return self._expectations
+
+    def decide(self, node: ast.Assert) -> Decision | None:
+        """What to do with the assert; None where it is left alone without a word."""
+        if _always_true(node.test) or self._in_test_code(node) or self._never_checked(node):
+            return None
+        function = self._function(node)
+        always_fails = _always_false(node.test)
+        # `assert False` marks code that must not be reached, not a bad argument: keep the
+        # exception callers already see, only make it survive -O.
+        exception = ("AssertionError" if always_fails
+                     else "TypeError" if self._is_type_check(node.test) else "ValueError")
+        decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails)
+        reported = self._reliance(node, function)
+        if reported:
+            return replace(decision, verdict=Verdict.REPORT, reason=reported)
+        unsafe = self._unsafe_reason(node, function)
+        if unsafe:
+            return replace(decision, verdict=Verdict.UNSAFE, reason=unsafe)
+        return decision
+
+    # -- where the assert is -------------------------------------------------------------
+
+    def _function(self, node: ast.Assert) -> _Function | None:
+        """The function whose body holds the assert directly (not in a class body)."""
+        scope = self.model.scope_of(node)
+        if scope.kind is not ScopeKind.FUNCTION:
+            return None
+        function = scope.node
+        assert isinstance(function, _FUNCTIONS)
+        around = self.model.scope_of(function)
+        owner = around.node if around.kind is ScopeKind.CLASS else None
+        nested = any(outer.is_function for outer in _scopes_from(around))
+        return _Function(function, scope, owner, nested)  # type: ignore[arg-type]
+
+    def _in_test_code(self, node: ast.Assert) -> bool:
+        """In a test function, test class or `assert*` helper (at any depth)."""
+        for scope in _scopes_from(self.model.scope_of(node)):
+            definition = scope.node
+            if isinstance(definition, ast.ClassDef) and _is_test_class(definition):
+                return True
+            if isinstance(definition, _FUNCTIONS):
+                at_module_level = scope.parent is self.model.module_scope
+                if _is_test_function(definition.name, at_module_level):
+                    return True
+        return False
+
+    def _never_checked(self, node: ast.Assert) -> bool:
+        """Under `if TYPE_CHECKING:` (never runs) or `if __debug__:` (gone with -O too)."""
+        # `__debug__`, or a TYPE_CHECKING flag of the project's own
+        return self.model.in_type_checking_block(node) or any(
+            isinstance(block, ast.If) and isinstance(block.test, ast.Name)
+            and block.test.id in ("__debug__", "TYPE_CHECKING")
+            for block in _bodies_around(self.model, node))
+
+    def _in_catching_try(self, node: ast.Assert) -> bool:
+        """In the body of a `try` of the same function (or module) whose handlers catch
+        AssertionError."""
+        for block in _bodies_around(self.model, node):
+            if isinstance(block, _FUNCTIONS):
+                return False
+            if isinstance(block, _TRIES) and _catches_assertion_error(block):
+                return True
+        return False
+
+    # -- what relies on the AssertionError -----------------------------------------------
+
+    def _reliance(self, node: ast.Assert, function: _Function | None) -> str | None:
+        """Why code relies on the assert raising AssertionError; None if nothing does."""
+        if self._in_catching_try(node):
+            return ("a handler around it catches AssertionError, which a raise would bypass: "
+                    "raise what the handler expects, or catch the new error")
+        if function is None:
+            return None
+        if function.name in self.checked_calls:
+            return (f"{function.name}() is called where AssertionError is caught in this "
+                    "file: a raise would bypass that handler")
+        if function.documents_assertion_error():
+            return (f"the docstring of {function.name}() says it raises AssertionError: "
+                    "change the check and the docstring together")
+        expectation = self._expected_by(node, function)
+        if expectation is not None:
+            return (f"{expectation.path}:{expectation.line} expects AssertionError from "
+                    f"{function.tested_as}(): a raise would fail that test; change the check "
+                    "and the test together")
+        return None
+
+    def _expected_by(self, node: ast.Assert, function: _Function) -> Expectation | None:
+        """The first test of the repository that expects this assert's AssertionError."""
+        expectations = self.expectations()
+        if not expectations:
+            return None
+        message = self._message_text(node.msg)
+        name = function.tested_as
+        return next((e for e in expectations if e.matches(name, message)), None)
+
+    def _message_text(self, message: ast.expr | None) -> str | None:
+        """What `str(error)` holds, as far as the source says: "" for no message, an
+        f-string's literal parts; None when the message is not a literal."""
+        if message is None:
+            return ""
+        if isinstance(message, ast.JoinedStr):
+            return "".join(part.value for part in message.values
+                           if isinstance(part, ast.Constant) and isinstance(part.value, str))
+        value = self.model.literal(message)
+        return value if isinstance(value, str) else None
+
+    # -- how sure it is an input check ---------------------------------------------------
+
+    def _unsafe_reason(self, node: ast.Assert, function: _Function | None) -> str | None:
+        if function is None:
+            return "not in a function, so not an input check"
+        if function.nested:
+            return "in a nested function, so not an input check"
+        if _always_false(node.test):
+            return "always fails: marks code meant to be unreachable"
+        if self.catches_assertion_error:
+            return "this file catches AssertionError elsewhere"
+        if not function.public:
+            owner = f"{function.owner.name}." if function.owner is not None else ""
+            return f"{owner}{function.name}() is private: its checks are internal invariants"
+        inputs, defaulted, computed = self._names_read(node, function)
+        if computed:
+            names = ", ".join(f"`{name}`" for name in sorted(computed))
+            return f"reads {names}, computed in the function: an internal invariant"
+        if not inputs and not defaulted:
+            return "reads no parameter of the function: an internal invariant"
+        narrowed = self._narrowed_subject(node)
+        if isinstance(narrowed, ast.Attribute):
+            return (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
+                    "narrow its type: state handed in, more likely than user input")
+        if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
+            return (f"a check on `{narrowed.id}` with no message, after giving it a default: "
+                    "written to narrow its type, not to check input")
+        if _reads_tensor_values(node.test):
+            return ("checks tensor values: the raise keeps a device sync that -O removed and "
+                    "breaks the torch.compile graph")
+        return None
+
+    def _names_read(
+        self, node: ast.Assert, function: _Function
+    ) -> tuple[set[str], set[str], set[str]]:
+        """(parameters the condition reads as passed in, parameters it reads that may hold
+        the default the function gave them, other local names it reads)."""
+        scope = function.scope
+        self_parameter = self._self_parameter(function)
+        inputs: set[str] = set()
+        defaulted: set[str] = set()
+        computed: set[str] = set()
+        for name in _loads(node.test):
+            if name.id in scope.global_names or name.id in scope.nonlocal_names:
+                computed.add(name.id)  # state this function writes elsewhere
+                continue
+            bindings = self.model.bindings(name)
+            if not bindings or bindings[0].scope is not scope:
+                continue  # a global, a builtin, or a name bound inside the condition
+            if name.id == self_parameter:
+                if function.name in POST_INIT_METHODS:
+                    inputs.add(name.id)  # the fields the constructor just stored
+                continue
+            {"input": inputs, "defaulted": defaulted, "computed": computed}[
+                self._parameter_state(bindings, node, function)].add(name.id)
+        return inputs, defaulted, computed
+
+    def _parameter_state(self, bindings: list[Binding], node: ast.Assert,
+                         function: _Function) -> str:
+        """"input": a parameter still holding what the caller passed where the assert
+        reads it; "defaulted": that, or the default the body gave it; else "computed"."""
+        if not any(b.kind is BindingKind.PARAMETER for b in bindings):
+            return "computed"
+        position = (node.lineno, node.col_offset)
+        loops = self._loops(node, function)
+        state = "input"
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAMETER or not (
+                    binding.position < position or self._loops(binding, function) & loops):
+                continue
+            if not self._gives_default(binding, node, function):
+                return "computed"
+            state = "defaulted"
+        return state
+
+    def _loops(self, node: ast.Assert | Binding, function: _Function) -> set[int]:
+        """The loops of the function around the assert, or around (or binding) a name."""
+        start: ast.AST | None = node.statement if isinstance(node, Binding) else node
+        if start is None:
+            return set()
+        found = {id(start)} if isinstance(start, _LOOPS) else set()
+        for ancestor in self.model.ancestors(start):
+            if ancestor is function.node:
+                break
+            if isinstance(ancestor, _LOOPS):
+                found.add(id(ancestor))
+        return found
+
+    def _gives_default(self, binding: Binding, node: ast.Assert, function: _Function) -> bool:
+        """`if config is None: config = DefaultConfig()`: the parameter's default, given
+        in the body (the assignment directly in the `if`, the default reading no local
+        variable but parameters that are never reassigned), and the assert is not in that
+        `if` (where it would check the default, not the input)."""
+        statement = binding.statement
+        if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
+                or binding.value is None):
+            return False
+        if isinstance(statement, ast.Assign):
+            if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
+                return False
+        elif not isinstance(statement, ast.AnnAssign):
+            return False
+        guard = self.model.parent(statement)
+        if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
+                and _tests_missing(guard.test, binding.name)):
+            return False
+        if any(block is guard for block in _bodies_around(self.model, node)):
+            return False
+        for name in _loads(binding.value):
+            found = self.model.bindings(name)
+            if (found and found[0].scope is function.scope
+                    and any(b.kind is not BindingKind.PARAMETER for b in found)):
+                return False
+        return True
+
+    def _self_parameter(self, function: _Function) -> str | None:
+        if function.owner is None or any(
+            self._builtin(d) == "builtins.staticmethod"
+            for d in function.node.decorator_list
+        ):
+            return None
+        positional = [*function.node.args.posonlyargs, *function.node.args.args]
+        return positional[0].arg if positional else None
+
+    def _is_type_check(self, test: ast.expr) -> bool:
+        """`isinstance(...)`, `not issubclass(...)`, and `and`/`or` of only such checks."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._is_type_check(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return all(self._is_type_check(value) for value in test.values)
+        return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
+
+    def _narrowed_subject(self, node: ast.Assert) -> ast.expr | None:
+        """`x` in a message-less `assert x`, `x is not None`, `isinstance(x, T)`, ..."""
+        if node.msg is not None:
+            return None
+        test = node.test
+        subject: ast.expr | None = None
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            subject = test.left
+        elif (
+            isinstance(test, ast.Call)
+            and self._builtin(test.func) in NARROWING_FUNCTIONS
+            and test.args
+        ):
+            subject = test.args[0]
+        elif isinstance(test, (ast.Attribute, ast.Name)):
+            subject = test  # `assert algo.impl`: an Optional attribute is set
+        return subject
+
+    def _builtin(self, func: ast.expr) -> str | None:
+        """"builtins.<name>" for a builtin the code calls: also where a star import
+        could, in theory, rebind it (nobody's star import exports `isinstance`)."""
+        qualified = self.model.qualified_name(func)
+        if qualified is None and isinstance(func, ast.Name) and not self.model.bindings(func):
+            return f"builtins.{func.id}"
+        return qualified
+
+
+def _scopes_from(scope: Scope | None) -> Iterator[Scope]:
+    while scope is not None:
+        yield scope
+        scope = scope.parent
+
+
+def _bodies_around(model: SemanticModel, node: ast.AST) -> Iterator[ast.AST]:
+    """The statements whose `body` (not `else`, handlers or `finally`) holds `node`,
+    innermost first."""
+    child = node
+    for ancestor in model.ancestors(node):
+        body = getattr(ancestor, "body", None)
+        if isinstance(body, list) and any(child is statement for statement in body):
+            yield ancestor
+        child = ancestor
+
+
+def _loads(expression: ast.expr) -> Iterator[ast.Name]:
+    return (node for node in ast.walk(expression)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+
+
+def _tests_missing(test: ast.expr, name: str) -> bool:
+    """`name is None`, `name == None` or `not name`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Name) and test.operand.id == name
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == name
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.Eq))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _always_true(test: ast.expr) -> bool:
+    # `assert (x, "message")` and `assert "message"` never fail: not a check to keep.
+    if isinstance(test, ast.Tuple):
+        return bool(test.elts)
+    return isinstance(test, ast.Constant) and bool(test.value)
+
+
+def _always_false(test: ast.expr) -> bool:
+    return isinstance(test, ast.Constant) and not test.value
+
+
+def _reads_tensor_values(test: ast.expr) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in TENSOR_VALUE_FUNCTIONS
+        for node in ast.walk(test)
+    )
+
+
+def _is_test_function(name: str, at_module_level: bool) -> bool:
+    # pytest collects `test*` functions at module level (methods only in test classes,
+    # which are skipped whole: `test_step` on a LightningModule is not a test).
+    # `assert_*` helpers exist to raise AssertionError.
+    return (at_module_level and name.startswith("test")) or name.lstrip("_").startswith("assert")
+
+
+def _is_test_class(node: ast.ClassDef) -> bool:
+    if node.name.startswith("Test"):
+        return True
+    return any(_last_name(base).endswith("TestCase") for base in node.bases)
+
+
+def _last_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _imports_test_framework(tree: ast.Module) -> bool:
+    """Whether the module imports pytest or unittest (other than unittest.mock)."""
+    modules: list[str] = []
+    for node in nodes_of(tree, ast.Import):
+        modules += [alias.name for alias in node.names]
+    for node in nodes_of(tree, ast.ImportFrom):
+        if node.module == "unittest":
+            modules += [f"unittest.{alias.name}" for alias in node.names]
+        else:
+            modules.append(node.module or "")
+    return any(
+        module.split(".")[0] == "pytest"
+        or (module.split(".")[0] == "unittest" and not module.startswith("unittest.mock"))
+        for module in modules
+    )
+
+
+def _catches_assertion_error(node: ast.AST) -> bool:
+    for handler in getattr(node, "handlers", ()):
+        caught = handler.type
+        if caught is None:
+            continue
+        names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        if any(_last_name(name) == ASSERTION_ERROR for name in names):
+            return True
+    return False
+
+
+def _called_names(tries: list[ast.AST]) -> set[str]:
+    """Names of the functions and methods called in the bodies of these `try`s."""
+    called: set[str] = set()
+    for node in tries:
+        for statement in node.body:  # type: ignore[attr-defined]
+            for inner in ast.walk(statement):
+                if isinstance(inner, ast.Call):
+                    name = _last_name(inner.func)
+                    if name:
+                        called.add(name)
+    return called

@@ -1,0 +1,809 @@
+"""detach-before-numpy: `.detach()` before `.numpy()` on a tensor that may require grad."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import enum
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from codemods.correctness.classes import Classes
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.semantic import Binding, BindingKind, SemanticModel
+from torchfix.model.test_code import is_test_path
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+
+class Grad(enum.Enum):
+    """What is known about whether a value requires grad."""
+
+    YES = "yes"  # a float tensor in the autograd graph (a parameter, ops on one)
+    MODULE_OUTPUT = "module-output"  # what a module with parameters returned: YES if a tensor
+    TENSOR = "tensor"  # a torch tensor; whether it requires grad is not known
+    NO = "no"  # cannot require grad: data, integers, made under no_grad, detached
+    UNKNOWN = "unknown"  # not even known to be a torch tensor
+
+
+# Methods whose result never requires grad.
+NO_GRAD_METHODS = frozenset({
+    "detach", "argmax", "argmin", "argsort", "long", "int", "bool", "byte", "short", "char",
+    "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "isneginf", "isposinf",
+    "nonzero", "logical_and", "logical_or", "logical_not", "logical_xor", "bincount",
+    "tolist", "item", "numel", "size", "dim", "count_nonzero", "multinomial", "unique",
+    "unique_consecutive", "bucketize", "indices", "crow_indices", "col_indices",
+    "sample",  # Distribution.sample() runs under no_grad (rsample() does not)
+    "any", "all",
+})
+# Methods that look a value up in a container: what they return was made elsewhere.
+LOOKUP_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "values", "items"})
+# Methods whose result requires grad exactly when their receiver does.
+SAME_METHODS = frozenset({
+    "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "contiguous", "clone",
+    "squeeze", "unsqueeze", "view", "view_as", "reshape", "reshape_as", "flatten", "permute",
+    "transpose", "t", "expand", "expand_as", "repeat", "softmax", "log_softmax", "sigmoid",
+    "tanh", "relu", "exp", "log", "abs", "mean", "sum", "std", "var", "sqrt", "pow", "mul",
+    "add", "sub", "div", "clamp", "clip", "norm", "type_as", "narrow", "flip", "roll",
+    "cumsum", "prod", "neg", "square", "log1p", "expm1", "masked_fill", "gather",
+    "index_select", "squeeze_", "unsqueeze_", "max", "min", "amax", "amin", "logsumexp",
+    "matmul", "mm", "bmm", "round", "floor", "ceil", "trunc", "sin", "cos", "reciprocal",
+    "rsqrt", "diag", "diagonal", "tril", "triu", "movedim", "swapaxes", "unflatten",
+})
+# Methods returning (values, indices) when given a dimension.
+VALUES_INDICES = frozenset({"max", "min", "sort", "topk", "kthvalue", "median", "mode",
+                            "cummax", "cummin", "aminmax"})
+# torch functions whose result never requires grad (unless `requires_grad=True`).
+TORCH_NO_GRAD = frozenset({
+    "from_numpy", "tensor", "zeros", "ones", "empty", "full", "arange", "linspace",
+    "logspace", "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "argmax", "argmin",
+    "argsort", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "nonzero",
+    "bucketize", "searchsorted", "multinomial", "bernoulli", "Tensor", "FloatTensor",
+    "LongTensor", "IntTensor", "BoolTensor", "ByteTensor", "DoubleTensor", "HalfTensor",
+    "frombuffer", "count_nonzero", "logical_and", "logical_or", "logical_not", "bincount",
+    "one_hot", "unique",
+})
+GRAD_OFF = frozenset({
+    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+    "torch.autograd.inference_mode", "torch.autograd.grad_mode.no_grad",
+    "torch.autograd.grad_mode.inference_mode",
+})
+GRAD_ON = frozenset({"torch.enable_grad", "torch.autograd.enable_grad",
+                     "torch.autograd.grad_mode.enable_grad"})
+SET_GRAD = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+                      "torch.autograd.grad_mode.set_grad_enabled"})
+# torch.nn layers whose default construction holds parameters and returns one tensor.
+PARAMETER_LAYERS = frozenset({
+    "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+    "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+    "Embedding", "EmbeddingBag", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d",
+    "BatchNorm3d", "RMSNorm", "PReLU",
+})
+PARAMETER = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Other libraries with tensors that have `.numpy()` (and no `.detach()`).
+OTHER_FRAMEWORKS = ("tensorflow", "jax", "paddle", "mindspore", "oneflow", "mxnet")
+# Words in a name that say it holds data read from disk or a loader (used to stay quiet).
+DATA_WORDS = ("loader", "dataset", "batches")
+# Words in a name that say it holds labels, indices or flags: never a tensor in the graph.
+# (A name can keep the rule quiet; it never makes a fix safe.)
+NOT_GRAD_WORDS = frozenset({"label", "labels", "target", "targets", "idx", "index", "indices",
+                            "mask", "masks", "done", "dones", "ids", "gt", "lens", "lengths",
+                            "seqlens"})
+# Modules that prepare inputs (images, audio, text) rather than run a model: what they
+# convert to numpy is data.
+PREPROCESSING_WORDS = ("image_process", "video_process", "audio_process", "feature_extract",
+                       "tokeniz")
+PREPROCESSING_FUNCTIONS = frozenset({"preprocess", "_preprocess", "postprocess",
+                                     "_postprocess"})
+PREPROCESSING_FOLDERS = frozenset({"data", "datasets", "preprocessing"})
+INTEGER_DTYPES = frozenset({"uint8", "int8", "int16", "int32", "int64", "long", "int", "short",
+                            "bool", "uint16", "uint32", "uint64"})
+MAX_DEPTH = 8
+
+SAFE_MESSAGE = ("`.numpy()` raises RuntimeError on a tensor that requires grad, as this one "
+                "does: call `.detach()` first")
+UNSAFE_MESSAGE = ("`.numpy()` raises RuntimeError if this tensor requires grad: call "
+                  "`.detach()` first (whether it does is not known here)")
+
+
+class DetachBeforeNumpy(Codemod):
+    """Call `.detach()` before `.numpy()` on a tensor that may require grad.
+
+    ## What it does
+    Rewrites `x.cpu().numpy()` into `x.detach().cpu().numpy()` (and `x.numpy()` into
+    `x.detach().numpy()`) where `x` is a tensor that requires grad, or may.
+
+    ## Why
+    `.numpy()` raises `RuntimeError: Can't call numpy() on Tensor that requires grad`
+    whenever the tensor is part of the autograd graph: the output of a layer, a parameter,
+    a loss. Logging, plotting and evaluation code often works in the loop it was written
+    for (under `torch.no_grad()`) and crashes the first time it is called from a training
+    step. `.detach()` first also keeps the graph from being held alive by the copy.
+
+    ## Example
+    ```python
+    class Critic(nn.Module):
+        def __init__(self, obs_dim):
+            super().__init__()
+            self.value = nn.Linear(obs_dim, 1)
+
+        def log_values(self, obs, writer):
+            values = self.value(obs)
+            writer.add_histogram("value", values.cpu().numpy())
+    ```
+    becomes
+    ```python
+            writer.add_histogram("value", values.detach().cpu().numpy())
+    ```
+
+    ## Fix safety
+    `.detach()` is a no-op on a tensor that does not require grad, so the change never
+    alters a result; what varies is whether it is worth a reviewer's time. It is **safe**
+    where the tensor certainly requires grad, so `.numpy()` raises today: the output of a
+    layer with parameters (`nn.Linear`, `nn.Conv2d`, ..., or a module class of the project
+    that holds such layers or an `nn.Parameter`), a parameter, a tensor made with
+    `requires_grad=True`, and results of tensor operations on those, outside
+    `torch.no_grad()` / `torch.inference_mode()` (a `with` block, a decorator, or
+    `torch.set_grad_enabled(False)` before it) and in a function this file never calls
+    under one. It is **unsafe** where the function computes the tensor itself (what a
+    model or a method returned, operations on it), in a file that uses torch, but whether
+    it requires grad is not known. A name alone never makes the fix safe.
+
+    No fix is offered where the tensor clearly cannot require grad: made under
+    `torch.no_grad()`, by `torch.from_numpy` / `torch.tensor` / factories, by `.detach()`,
+    `.data`, `.grad` or `Distribution.sample()`, integer and boolean results (`argmax`,
+    comparisons, `.long()`, indices), batches from a data loader, names that say labels,
+    masks or indices. Nor is it offered, as noise, where the tensor may require grad but
+    almost never does: a tensor passed in as a parameter or held in an attribute (as
+    likely data as not), code in a function every caller in the file runs under
+    `no_grad`, in a class that runs some of its methods under `no_grad` (a pipeline, a
+    predictor), in `preprocess` / `postprocess` functions and in preprocessing modules
+    (`*image_processing*`, `*tokenization*`, `processing_*`, `data/`). Also left alone:
+    files that also use TensorFlow or JAX (whose tensors have `.numpy()` and no
+    `.detach()`) unless the receiver is known to be a torch tensor, `.numpy(force=True)`,
+    and test code (a `.numpy()` that raised there would already fail the tests).
+    """
+
+    name = "detach-before-numpy"
+    summary = "Call .detach() before .numpy() on tensors that may require grad."
+    triggers = (b".numpy(",)
+    fix_safety = "safe, unsafe"
+    family = "correctness"
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        return is_test_path(path) or _is_preprocessing(path)
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _numpy_calls(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        model = file.semantic
+        imports = [b.qualified_name or "" for b in model.imported_names()]
+        if not any(name == "torch" or name.startswith("torch.") for name in imports):
+            return
+        other_framework = any(name.split(".")[0] in OTHER_FRAMEWORKS for name in imports)
+        tensors = _Tensors(file)
+        for call in _numpy_calls(file.tree):
+            receiver = call.func.value  # type: ignore[attr-defined]
+            chain = _chain(receiver)
+            if any(_stops_grad(step) for step in chain):
+                continue
+            if grad_disabled(model, call):
+                continue
+            kind = tensors.kind(receiver, MAX_DEPTH)
+            if kind is Grad.NO:
+                continue
+            if kind is not Grad.YES and _named_as_data(_base(receiver)):
+                continue
+            through_cpu = any(_is_cpu_call(model, step) for step in chain)
+            if kind is Grad.UNKNOWN and (not through_cpu or other_framework):
+                continue
+            # Only what this function computes (a model's output, say) is worth a reviewer's
+            # look: a tensor passed in is as likely data as not.
+            if kind in (Grad.TENSOR, Grad.UNKNOWN) and not tensors.computed_here(
+                    receiver, MAX_DEPTH):
+                continue
+            callers = tensors.callers_without_grad(call)
+            if callers == "all" and kind is not Grad.YES:
+                continue  # every call of this function in the file runs under no_grad
+            if kind in (Grad.TENSOR, Grad.UNKNOWN) and tensors.serves_inference(call):
+                continue
+            safe = kind in (Grad.YES, Grad.MODULE_OUTPUT) and callers == "none"
+            insert_at = next((step.func.value for step in chain  # type: ignore[attr-defined]
+                              if _is_cpu_call(model, step)), receiver)
+            edit = _detach_edit(file, insert_at)
+            if edit is None:
+                yield Finding(call, UNSAFE_MESSAGE if not safe else SAFE_MESSAGE,
+                              Safety.MANUAL)
+                continue
+            if safe:
+                yield Finding(call, SAFE_MESSAGE, Safety.SAFE, (edit,))
+            else:
+                yield Finding(call, UNSAFE_MESSAGE, Safety.UNSAFE, (edit,))
+
+
+def _is_preprocessing(path: Path) -> bool:
+    """A module that prepares inputs, judged below the working folder (like test files)."""
+    absolute = Path(os.path.abspath(path))
+    with contextlib.suppress(ValueError):
+        absolute = absolute.relative_to(os.getcwd())
+    stem = absolute.stem
+    return stem.startswith("processing_") or any(w in stem for w in PREPROCESSING_WORDS) or \
+        any(part in PREPROCESSING_FOLDERS for part in absolute.parts[:-1])
+
+
+def _numpy_calls(tree: ast.Module) -> list[ast.Call]:
+    return [
+        node for node in nodes_of(tree, ast.Call)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "numpy"
+        and not node.args and not node.keywords
+    ]
+
+
+def _chain(expr: ast.expr) -> list[ast.expr]:
+    """`a.b().c[0].d()` → [a.b().c[0].d(), a.b().c[0], a.b().c, a.b()]: the method calls,
+    attributes and subscripts the receiver is made of, outermost first."""
+    steps: list[ast.expr] = []
+    node = expr
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            steps.append(node)
+            node = node.func.value
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
+            steps.append(node)
+            node = node.value
+        else:
+            return steps
+
+
+def _base(expr: ast.expr) -> ast.expr:
+    """The value a chain of calls, attributes and subscripts starts from (`x` in
+    `x[i].flatten().cpu()`), or the last attribute (`labels` in `self.labels.cpu()`)."""
+    node = expr
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return node
+
+
+def _named_as_data(node: ast.expr) -> bool:
+    identifier = node.id if isinstance(node, ast.Name) else (
+        node.attr if isinstance(node, ast.Attribute) else "")
+    words = {word for word in identifier.lower().split("_") if word}
+    return bool(words & NOT_GRAD_WORDS)
+
+
+def _stops_grad(step: ast.expr) -> bool:
+    if isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute):
+        return step.func.attr in ("detach", "detach_", "item", "tolist")
+    return isinstance(step, ast.Attribute) and step.attr in ("data", "grad")
+
+
+def _is_cpu_call(model: SemanticModel, step: ast.expr) -> bool:
+    """`x.cpu()`, `x.to("cpu")`, `x.to(device="cpu")`, `x.to(torch.device("cpu"))`."""
+    if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)):
+        return False
+    if step.func.attr == "cpu":
+        return True
+    if step.func.attr != "to":
+        return False
+    values = [*step.args[:1], *(k.value for k in step.keywords if k.arg == "device")]
+    for value in values:
+        if isinstance(value, ast.Call) and model.qualified_name(value.func) == "torch.device":
+            value = value.args[0] if value.args else value
+        if isinstance(value, ast.Constant) and value.value == "cpu":
+            return True
+    return False
+
+
+def _detach_edit(file: FileContext, receiver: ast.expr) -> ReplaceNode | None:
+    """The edit that puts `.detach()` right after `receiver`."""
+    text = file.source(receiver)
+    if isinstance(receiver, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        return ReplaceNode(receiver, f"{text}.detach()")
+    # `(a + b).cpu()`: the parentheses belong to the attribute around the receiver.
+    parent = file.semantic.parent(receiver)
+    if not isinstance(parent, ast.Attribute):
+        return None
+    outer = file.source(parent)
+    if "\n" in outer:
+        return None
+    dot = outer.rindex(".")
+    return ReplaceNode(parent, f"{outer[:dot]}.detach(){outer[dot:]}")
+
+
+# -- grad mode --------------------------------------------------------------------------------
+
+
+def grad_disabled(model: SemanticModel, node: ast.AST) -> bool:
+    """Whether `node` runs with grad mode off: inside `with torch.no_grad():` (or
+    `inference_mode`, `set_grad_enabled(False)`), in a function decorated with one, or after
+    a `torch.set_grad_enabled(False)` statement in the same function."""
+    child: ast.AST = node
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+                child is statement for statement in ancestor.body):
+            for item in ancestor.items:
+                state = _grad_state(model, item.context_expr)
+                if state is not None:
+                    return not state
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(_grad_state(model, d) is False for d in ancestor.decorator_list):
+                return True
+            return _disabled_before(model, ancestor.body, child)
+        if isinstance(ancestor, (ast.Lambda, ast.ClassDef)):
+            return False
+        if isinstance(ancestor, ast.Module):
+            return _disabled_before(model, ancestor.body, child)
+        child = ancestor
+    return False
+
+
+def _grad_state(model: SemanticModel, expr: ast.expr) -> bool | None:
+    """False for what turns grad off (`torch.no_grad()`), True for `torch.enable_grad()`."""
+    target = expr.func if isinstance(expr, ast.Call) else expr
+    name = model.qualified_name(target)
+    if name in GRAD_OFF:
+        if name.endswith("inference_mode") and isinstance(expr, ast.Call) and expr.args:
+            return model.literal(expr.args[0]) is False or None  # inference_mode(False)
+        return False
+    if name in GRAD_ON:
+        return True
+    if name in SET_GRAD and isinstance(expr, ast.Call) and expr.args:
+        value = model.literal(expr.args[0])
+        return value if isinstance(value, bool) else None
+    return None
+
+
+def _disabled_before(model: SemanticModel, body: list[ast.stmt], child: ast.AST) -> bool:
+    state = False
+    for statement in body:
+        if statement is child:
+            break
+        if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+                and model.qualified_name(statement.value.func) in SET_GRAD):
+            found = _grad_state(model, statement.value)
+            if found is not None:
+                state = not found
+    return state
+
+
+# -- what a receiver is -------------------------------------------------------------------
+
+
+def _combine(kinds: list[Grad]) -> Grad:
+    if any(kind in (Grad.YES, Grad.MODULE_OUTPUT) for kind in kinds):
+        return Grad.YES
+    if all(kind is Grad.NO for kind in kinds):
+        return Grad.NO
+    if any(kind is Grad.TENSOR for kind in kinds):
+        return Grad.TENSOR
+    return Grad.UNKNOWN
+
+
+class _Tensors:
+    """Whether expressions of one file require grad, from the two models."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.file = file
+        self.model = file.semantic
+        self.classes = Classes(file)
+        self._no_grad_callers: dict[str, str] = {}
+
+    def kind(self, expr: ast.expr, depth: int) -> Grad:
+        if depth < 0:
+            return Grad.UNKNOWN
+        if isinstance(expr, ast.Call):
+            return self._call_kind(expr, depth)
+        if isinstance(expr, ast.Name):
+            return self._name_kind(expr, depth)
+        if isinstance(expr, ast.Attribute):
+            return self._attribute_kind(expr, depth)
+        if isinstance(expr, ast.Subscript):
+            value = expr.value
+            if self._is_values_indices(value):
+                index = self.model.literal(expr.slice)
+                if index == 1:
+                    return Grad.NO
+                return _tensor_only(self.kind(value.func.value, depth))  # type: ignore[attr-defined]
+            inner = self.kind(value, depth)
+            if inner is Grad.MODULE_OUTPUT:
+                return Grad.TENSOR  # a tuple or dict of outputs: this one may be indices
+            return inner
+        if isinstance(expr, ast.BinOp):
+            return _combine([self.kind(expr.left, depth), self.kind(expr.right, depth)])
+        if isinstance(expr, ast.UnaryOp):
+            if isinstance(expr.op, (ast.Not, ast.Invert)):
+                return Grad.NO
+            return self.kind(expr.operand, depth)
+        if isinstance(expr, ast.Compare):
+            return Grad.NO
+        if isinstance(expr, ast.Constant):
+            return Grad.NO
+        if isinstance(expr, (ast.List, ast.Tuple)) and expr.elts:
+            return _combine([self.kind(e, depth) for e in expr.elts])
+        if isinstance(expr, ast.IfExp):
+            return _agree([self.kind(expr.body, depth), self.kind(expr.orelse, depth)])
+        return Grad.UNKNOWN
+
+    def _casts_to_integers(self, call: ast.Call) -> bool:
+        """`x.to(torch.uint8)`, `x.to("cpu", torch.long)`, `x.type(torch.int64)`."""
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "type")):
+            return False
+        for value in [*call.args, *(k.value for k in call.keywords if k.arg == "dtype")]:
+            name = self.model.qualified_name(value) or ""
+            if name.startswith("torch.") and name.rsplit(".", 1)[-1] in INTEGER_DTYPES:
+                return True
+        return False
+
+    def _is_values_indices(self, expr: ast.expr) -> bool:
+        return (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+                and expr.func.attr in VALUES_INDICES and bool(expr.args or expr.keywords))
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def _call_kind(self, call: ast.Call, depth: int) -> Grad:
+        func = call.func
+        qualified = self.model.qualified_name(func)
+        if qualified is not None and qualified.split(".")[0] == "torch":
+            return self._torch_call_kind(call, qualified, depth)
+        if qualified is not None and qualified.split(".")[0] in ("numpy", *OTHER_FRAMEWORKS):
+            return Grad.NO
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                self.classes.is_self(func.value):
+            return self._self_call_kind(call, func, depth)
+        if isinstance(func, ast.Attribute) and qualified is None:
+            method = func.attr
+            if method in NO_GRAD_METHODS or self._casts_to_integers(call):
+                return Grad.NO
+            if method in SAME_METHODS and not self._is_values_indices(call):
+                inner = self.kind(func.value, depth)
+                return Grad.TENSOR if inner is Grad.UNKNOWN and method == "cpu" else \
+                    _tensor_only(inner)
+            if method in ("parameters", "named_parameters"):
+                return Grad.UNKNOWN
+        if self._has_parameters(func, depth):
+            return Grad.MODULE_OUTPUT
+        return Grad.UNKNOWN
+
+    def _self_call_kind(self, call: ast.Call, func: ast.Attribute, depth: int) -> Grad:
+        """`self.layer(x)`: a module of this class (or a method of it)."""
+        if self._has_parameters(func, depth):
+            return Grad.MODULE_OUTPUT
+        built = self.classes.self_attribute(func)
+        if built and all(self.classes.is_module_class(name) for name in built):
+            # A module without parameters (an activation, a normalizer): its output
+            # requires grad when its input does.
+            kinds = [self.kind(a, depth - 1) for a in call.args
+                     if not isinstance(a, (ast.Constant, ast.Starred))]
+            found = _combine(kinds) if kinds else Grad.UNKNOWN
+            return Grad.TENSOR if found is Grad.UNKNOWN else found
+        return Grad.UNKNOWN
+
+    def _torch_call_kind(self, call: ast.Call, qualified: str, depth: int) -> Grad:
+        last = qualified.rsplit(".", 1)[-1]
+        requires_grad = next((self.model.literal(k.value) for k in call.keywords
+                              if k.arg == "requires_grad"), None)
+        if qualified in PARAMETER:
+            return Grad.NO if requires_grad is False else Grad.YES
+        if requires_grad is True:
+            return Grad.YES
+        if qualified in GRAD_OFF or qualified in GRAD_ON:
+            return Grad.UNKNOWN
+        if last == "as_tensor":
+            inner = self.kind(call.args[0], depth - 1) if call.args else Grad.NO
+            return inner if inner in (Grad.YES, Grad.MODULE_OUTPUT, Grad.TENSOR) else Grad.NO
+        if last in TORCH_NO_GRAD and qualified.count(".") <= 2:
+            return Grad.NO
+        if qualified.startswith(("torch.nn.functional.", "torch.")) and last[:1].islower():
+            # The tensors are passed by position (keywords are sizes, modes, dims, ...).
+            kinds = [self.kind(a, depth - 1) for a in call.args
+                     if not isinstance(a, (ast.Constant, ast.Starred))]
+            found = _combine(kinds) if kinds else Grad.TENSOR
+            return Grad.TENSOR if found is Grad.UNKNOWN else found
+        if self._has_parameters(call.func, depth):
+            return Grad.MODULE_OUTPUT
+        return Grad.UNKNOWN
+
+    # -- names and attributes ------------------------------------------------------------
+
+    def reaching(self, name: ast.Name) -> Binding | None:
+        """The binding a read of `name` sees: the last one before it, where an assignment
+        does not count for the reads in its own value (`x = f(x)`)."""
+        found = self.model.bindings(name)
+        statement = self.model.statement(name)
+        position = (name.lineno, name.col_offset)
+        before = [b for b in found if b.position < position and not (
+            b.statement is statement and b.kind is BindingKind.ASSIGNMENT)]
+        if before:
+            return before[-1]
+        return found[-1] if found else None
+
+    def _name_kind(self, name: ast.Name, depth: int) -> Grad:
+        binding = self.reaching(name)
+        if binding is None:
+            return Grad.UNKNOWN
+        kind = self._binding_kind(binding, depth)
+        if kind in (Grad.YES, Grad.MODULE_OUTPUT) and not self._only_reaching(binding, name):
+            return Grad.TENSOR
+        return kind
+
+    def _binding_kind(self, binding: Binding, depth: int) -> Grad:
+        statement = binding.statement
+        if binding.kind is BindingKind.PARAMETER:
+            return self._annotation_kind(binding.annotation)
+        if binding.kind is BindingKind.LOOP and isinstance(statement, (ast.For, ast.AsyncFor)):
+            return self._loop_kind(binding, statement, depth)
+        if binding.kind is not BindingKind.ASSIGNMENT or binding.augmented:
+            return Grad.UNKNOWN
+        if statement is not None and grad_disabled(self.model, statement):
+            return Grad.NO
+        if isinstance(binding.value, ast.List) and not binding.value.elts:
+            return self._list_kind(binding, depth)
+        if binding.value is not None:
+            if binding.annotation is not None:
+                annotated = self._annotation_kind(binding.annotation)
+                if annotated is not Grad.UNKNOWN:
+                    return annotated
+            return self.kind(binding.value, depth - 1)
+        # Unpacked: `logits, value = self.net(obs)`, `x, y = batch`, `xs, ys = [], []`
+        if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Tuple)
+                and all(isinstance(e, ast.List) and not e.elts for e in statement.value.elts)):
+            return self._list_kind(binding, depth)
+        if isinstance(statement, ast.Assign):
+            whole = self.kind(statement.value, depth - 1)
+            return Grad.NO if whole is Grad.NO else (
+                Grad.TENSOR if whole is not Grad.UNKNOWN else Grad.UNKNOWN)
+        return Grad.UNKNOWN
+
+    def _list_kind(self, binding: Binding, depth: int) -> Grad:
+        """An empty list and what is appended to it: `outs = []` ... `outs.append(y)`."""
+        kinds = []
+        for use in self.model.references(binding):
+            method = self.model.parent(use)
+            call = self.model.parent(method) if method is not None else None
+            if not (isinstance(method, ast.Attribute) and isinstance(call, ast.Call)
+                    and call.func is method):
+                continue
+            if method.attr in ("append", "extend", "insert") and call.args:
+                if grad_disabled(self.model, call):
+                    kinds.append(Grad.NO)
+                else:
+                    kinds.append(self.kind(call.args[-1], depth - 1) if method.attr == "append"
+                                 else Grad.UNKNOWN)
+        if not kinds:
+            return Grad.UNKNOWN
+        return _tensor_only(_agree(kinds))
+
+    def _loop_kind(self, binding: Binding, loop: ast.For | ast.AsyncFor, depth: int) -> Grad:
+        iterable = loop.iter
+        if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+                and iterable.func.attr in ("parameters", "named_parameters")):
+            if iterable.func.attr == "parameters" and isinstance(loop.target, ast.Name):
+                return Grad.YES
+            if (isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
+                    and loop.target.elts[1] is binding.node):
+                return Grad.YES
+            return Grad.UNKNOWN
+        if self._is_data(iterable, depth):
+            return Grad.NO
+        return Grad.UNKNOWN
+
+    def _is_data(self, iterable: ast.expr, depth: int) -> bool:
+        """An iterable of batches from a data loader (or a dataset)."""
+        if depth < 0:
+            return False
+        if isinstance(iterable, ast.Call):
+            qualified = self.model.qualified_name(iterable.func) or ""
+            if qualified.endswith(("DataLoader", "Dataset")):
+                return True
+            if qualified in ("builtins.enumerate", "builtins.iter", "tqdm.tqdm",
+                             "tqdm.auto.tqdm", "builtins.zip") and iterable.args:
+                return all(self._is_data(a, depth - 1) for a in iterable.args[:1])
+            return False
+        identifier = ""
+        if isinstance(iterable, ast.Name):
+            identifier = iterable.id
+            binding = self.reaching(iterable)
+            if (binding is not None and binding.kind is BindingKind.ASSIGNMENT
+                    and binding.value is not None and self._is_data(binding.value, depth - 1)):
+                return True
+        elif isinstance(iterable, ast.Attribute):
+            identifier = iterable.attr
+        return any(word in identifier.lower() for word in DATA_WORDS)
+
+    def _annotation_kind(self, annotation: ast.expr | None) -> Grad:
+        name = self.model.qualified_name(annotation)
+        if name in PARAMETER:
+            return Grad.YES
+        if name in ("torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor"):
+            return Grad.TENSOR
+        if name in ("torch.LongTensor", "torch.IntTensor", "torch.BoolTensor"):
+            return Grad.NO
+        return Grad.UNKNOWN
+
+    def _only_reaching(self, binding: Binding, use: ast.Name) -> bool:
+        """Whether `binding` is the one assignment a read of `use` sees: it runs before the
+        use on every path (same block, earlier), and no other binding comes after it."""
+        others = [b for b in binding.scope.local(binding.name) if b is not binding]
+        if any(b.position > binding.position for b in others):
+            return False
+        statement = binding.statement
+        if statement is None:
+            return False
+        if binding.kind is BindingKind.PARAMETER:
+            return True
+        if binding.kind is BindingKind.LOOP:  # read in the loop's own body
+            return any(a is statement for a in self.model.ancestors(use))
+        parent = self.model.parent(statement)
+        use_statement = self.model.statement(use)
+        for node in [use_statement, *self.model.ancestors(use)] if use_statement else []:
+            if self.model.parent(node) is parent and isinstance(node, ast.stmt):
+                body = _block_of(parent, statement)
+                return body is not None and node in body and \
+                    body.index(node) > body.index(statement)  # type: ignore[arg-type]
+        return False
+
+    def _attribute_kind(self, attribute: ast.Attribute, depth: int) -> Grad:
+        if attribute.attr in ("data", "grad", "indices", "shape"):
+            return Grad.NO
+        if attribute.attr == "values" and self._is_values_indices(attribute.value):
+            return _tensor_only(self.kind(attribute.value.func.value, depth))  # type: ignore
+        if attribute.attr in ("T", "mT", "H", "mH", "real", "imag"):
+            return self.kind(attribute.value, depth)
+        if attribute.attr in ("weight", "bias") and self._has_parameters(attribute.value, depth):
+            return Grad.YES
+        built = self.classes.self_attribute(attribute)
+        if built and all(name in PARAMETER for name in built):
+            return Grad.YES
+        return Grad.UNKNOWN
+
+    def computed_here(self, expr: ast.expr, depth: int) -> bool:
+        """Whether `expr` is what a call in this function returned (a model's output, a
+        method's result, ops on one), rather than a value passed in (a parameter, an
+        attribute of `self`, a loop variable)."""
+        if depth < 0:
+            return False
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            qualified = self.model.qualified_name(func)
+            if qualified is not None and qualified.split(".")[0] == "torch":
+                return any(self.computed_here(a, depth - 1) for a in expr.args)
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                    self.classes.is_self(func.value):
+                return True  # self.layer(x), self.method(x)
+            if isinstance(func, ast.Attribute) and qualified is None and (
+                    func.attr in SAME_METHODS or func.attr in VALUES_INDICES):
+                return self.computed_here(func.value, depth)
+            if isinstance(func, ast.Attribute) and func.attr in LOOKUP_METHODS:
+                return False
+            return qualified is None or qualified.split(".")[0] not in (
+                "numpy", "builtins", *OTHER_FRAMEWORKS)
+        if isinstance(expr, (ast.Attribute, ast.Subscript)):
+            if isinstance(expr.value, ast.Name) and self.classes.is_self(expr.value):
+                return False
+            return self.computed_here(expr.value, depth)
+        if isinstance(expr, ast.BinOp):
+            return self.computed_here(expr.left, depth) or self.computed_here(expr.right, depth)
+        if isinstance(expr, ast.UnaryOp):
+            return self.computed_here(expr.operand, depth)
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return any(self.computed_here(e, depth) for e in expr.elts)
+        if isinstance(expr, ast.Name):
+            binding = self.reaching(expr)
+            if binding is None or binding.kind is not BindingKind.ASSIGNMENT or \
+                    binding.augmented:
+                return False
+            if binding.value is not None:
+                return self.computed_here(binding.value, depth - 1)
+            statement = binding.statement
+            return isinstance(statement, ast.Assign) and self.computed_here(
+                statement.value, depth - 1)
+        return False
+
+    # -- modules -------------------------------------------------------------------------
+
+    def _has_parameters(self, callee: ast.expr, depth: int) -> bool:
+        """Whether `callee` is a module that holds parameters (so its output requires grad)."""
+        if depth < 0:
+            return False
+        if isinstance(callee, ast.Attribute):
+            built = self.classes.self_attribute(callee)
+            return bool(built) and all(self.class_has_parameters(name) for name in built)
+        if isinstance(callee, ast.Name):
+            if self.classes.is_self(callee):
+                return self.class_has_parameters(self.classes.self_class(callee))
+            binding = self.reaching(callee)
+            if binding is None:
+                return False
+            if binding.kind is BindingKind.PARAMETER:
+                return self.class_has_parameters(self.model.qualified_name(binding.annotation))
+            if (binding.kind is BindingKind.ASSIGNMENT and not binding.augmented
+                    and isinstance(binding.value, ast.Call)
+                    and self._only_reaching(binding, callee)):
+                return self.class_has_parameters(self.model.qualified_name(binding.value.func))
+        return False
+
+    def class_has_parameters(self, qualified: str | None, depth: int = 3) -> bool:
+        """Whether instances of the class hold a parameter: a torch.nn layer that has some,
+        or a module class of the project with such a layer or an `nn.Parameter`."""
+        if qualified is None or depth < 0:
+            return False
+        parts = qualified.split(".")
+        if parts[:2] == ["torch", "nn"] and parts[-1] in PARAMETER_LAYERS:
+            return True
+        facts = self.classes.facts(qualified)
+        if facts is None or not self.classes.is_module_class(qualified):
+            return False
+        for name in [facts.qualified_name, *self.classes.ancestors(facts.qualified_name)]:
+            found = self.classes.facts(name)
+            if found is None:
+                continue
+            for built in found.attributes.values():
+                if built and all(b in PARAMETER or self.class_has_parameters(b, depth - 1)
+                                 for b in built):
+                    return True
+        return False
+
+    # -- callers -------------------------------------------------------------------------
+
+    def serves_inference(self, node: ast.AST) -> bool:
+        """Inference code: a method of a class that runs some of its methods under
+        `no_grad` (a pipeline, a predictor), or a pre/post-processing function."""
+        function = self.model.enclosing_function(node)
+        if function is not None and function.name in PREPROCESSING_FUNCTIONS:
+            return True
+        cls = self.model.enclosing_class(node)
+        return cls is not None and any(
+            isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                _grad_state(self.model, d) is False for d in method.decorator_list)
+            for method in cls.body)
+
+    def callers_without_grad(self, node: ast.AST) -> str:
+        """How many of the calls this file makes to the function holding `node` (matched
+        by name) run under `torch.no_grad()`: "none", "some" or "all"."""
+        function = self.model.enclosing_function(node)
+        if function is None:
+            return "none"
+        if function.name not in self._no_grad_callers:
+            states = [
+                grad_disabled(self.model, call) for call in nodes_of(self.file.tree, ast.Call)
+                if (isinstance(call.func, ast.Name) and call.func.id == function.name)
+                or (isinstance(call.func, ast.Attribute) and call.func.attr == function.name)
+            ]
+            self._no_grad_callers[function.name] = (
+                "all" if states and all(states) else "some" if any(states) else "none")
+        return self._no_grad_callers[function.name]
+
+
+def _tensor_only(kind: Grad) -> Grad:
+    return Grad.YES if kind is Grad.MODULE_OUTPUT else kind
+
+
+def _agree(kinds: list[Grad]) -> Grad:
+    found = set(kinds)
+    if len(found) == 1:
+        return found.pop()
+    if found <= {Grad.YES, Grad.MODULE_OUTPUT}:
+        return Grad.YES
+    if Grad.UNKNOWN in found:
+        return Grad.UNKNOWN
+    return Grad.TENSOR
+
+
+def _block_of(parent: ast.AST | None, statement: ast.stmt) -> list[ast.stmt] | None:
+    """The statement list of `parent` that holds `statement`."""
+    if parent is None:
+        return None
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and any(s is statement for s in block):
+            return block
+    return None

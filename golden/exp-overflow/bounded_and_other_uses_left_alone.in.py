@@ -1,0 +1,38 @@
+import math
+import random
+
+import numpy as np
+import torch
+
+MAX_LOG = 20.0
+
+
+def perplexity(loss):
+    try:
+        return math.exp(loss)
+    except OverflowError:
+        return float("inf")
+
+
+def schedules(step, x, logits):
+    a = 1 / (1 + math.exp(min(-x, 50.0)))
+    b = 1 / (1 + math.exp(-abs(x)))
+    c = 1 / (1 + math.exp(MAX_LOG))
+    d = 1 / (1 + np.exp(-x))
+    e = torch.sigmoid(logits)
+    f = 1.0 / (1.0 + torch.exp(-logits))
+    g = math.exp(-0.3 * step)  # not in a logistic: no report
+    aspect = math.exp(random.uniform(-1.0, 1.0))
+    return a, b, c, d, e, f, g, aspect
+
+
+def guarded(x):
+    try:
+        return 1 / (1 + math.exp(-x))
+    except (OverflowError, ZeroDivisionError):
+        return 0.0
+
+
+def sigma_bounds(logsnr_min: float = -15.0, logsnr_max: float = 18.0):
+    # Settings with literal defaults, not data: not worth a clamp.
+    return 1.0 / (1.0 + math.exp(0.5 * logsnr_max)), 1.0 / (1.0 + math.exp(0.5 * logsnr_min))

@@ -1,0 +1,17 @@
+# golden-args: --unsafe-fixes
+import math
+from math import exp
+
+
+def attribution_discount(total_improvement: float, steepness: float) -> float:
+    return 1.0 / (1.0 + math.exp(-steepness * total_improvement))
+
+
+def gate(score, temperature=0.1):
+    denominator = exp((0.5 - score) / temperature) + 1
+    return 1 / denominator
+
+
+def win_probability(rating_a, rating_b):
+    diff = rating_a - rating_b
+    return math.exp(diff) / (1 + math.exp(diff))

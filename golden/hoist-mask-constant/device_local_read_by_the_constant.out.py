@@ -1,0 +1,13 @@
+# golden-args: --unsafe-fixes
+import torch
+
+
+def mask_scores(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    # `dtype` is still read by the fill value itself: it stays.
+    dtype = scores.dtype
+    return scores.masked_fill(mask, torch.finfo(dtype).min)
+
+
+def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    dtype = logits.dtype
+    return logits.masked_fill(mask, torch.finfo(dtype).min)

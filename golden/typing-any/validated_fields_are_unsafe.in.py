@@ -1,0 +1,10 @@
+from pydantic import BaseModel
+
+
+class TrainConfig(BaseModel):
+    lr: float = 3e-4
+    scheduler: any = None
+
+
+def describe(config: TrainConfig, extra: any) -> str:
+    return f"{config.lr} {extra}"

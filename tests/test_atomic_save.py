@@ -1,0 +1,361 @@
+"""atomic-save beyond its golden cases: the imports it adds keep isort (ruff `I001`)
+happy, and `helper = "module"` creates one helper module per package, which every
+command treats like a rewritten file (diff, apply and its record, undo, commits)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from git_helpers import git, isolate_git, make_repo, status, torchfix, write_files
+
+from torchfix.api import fix_source
+from torchfix.cli import apply as cli
+from torchfix.engine.decide import FileFailure
+from torchfix.engine.pipeline import with_new_files
+from torchfix.engine.results import FileResult, NewFile
+from torchfix.engine.rewrite_file import _new_files
+from torchfix.engine.writing import WriteError
+from torchfix.golden import IN_SUFFIX, OUT_SUFFIX, discover_cases
+from torchfix.rewrite.contract import CreateFile, Finding
+
+HELPER_PATH = "trainlib/_torchfix_atomic_save.py"
+PACKAGE = {
+    "pyproject.toml": '[tool.torchfix.atomic-save]\nhelper = "module"\n',
+    "trainlib/__init__.py": "",
+    "trainlib/checkpoints.py": (
+        "import os\n\nimport torch\n\n\n"
+        "def save(model, folder):\n"
+        "    torch.save(model.state_dict(), os.path.join(folder, 'model.pt'))\n"
+    ),
+    "trainlib/rl/__init__.py": "",
+    "trainlib/rl/agent.py": (
+        "import torch\n\n\n"
+        "class Agent:\n"
+        "    def save(self, path):\n"
+        "        torch.save(self.state_dict(), path)\n"
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def _git_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    isolate_git(monkeypatch, tmp_path / "home")
+
+
+def isort_problems(folder: Path) -> str:
+    """What ruff's isort check (`I001`, default settings) says about the files in
+    `folder`, run from it; "" when they pass."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--select", "I", "--isolated", "--no-cache",
+         "--output-format", "concise", "."],
+        cwd=folder, capture_output=True, text=True,
+    )
+    return "" if done.returncode == 0 else done.stdout + done.stderr
+
+
+# -- isort's order ---------------------------------------------------------------------------
+
+
+def _case_trees(case, inputs: Path, outputs: Path) -> None:  # type: ignore[no-untyped-def]
+    """The case's input files under `inputs`, its expected outputs under `outputs`."""
+    if not case.is_folder:
+        _, filename = case.directives()
+        expected = case.expected_path or case.input_path
+        for root, source in ((inputs, case.input_path), (outputs, expected)):
+            (root / filename).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, root / filename)
+        return
+    for path in case.input_path.rglob("*.py"):
+        name = path.relative_to(case.input_path).as_posix()
+        if name.endswith(IN_SUFFIX):
+            plain = name[: -len(IN_SUFFIX)] + ".py"
+            targets = [(inputs, plain)]
+            if not path.with_name(path.name[: -len(IN_SUFFIX)] + OUT_SUFFIX).is_file():
+                targets.append((outputs, plain))
+        elif name.endswith(OUT_SUFFIX):
+            targets = [(outputs, name[: -len(OUT_SUFFIX)] + ".py")]
+        else:
+            targets = [(inputs, name), (outputs, name)]
+        for root, target in targets:
+            (root / target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, root / target)
+
+
+def test_rewritten_golden_files_keep_isort_order(tmp_path: Path) -> None:
+    """Every golden output of atomic-save whose input passes ruff's I001 passes it too:
+    the added imports join their group in sorted order."""
+    checked = []
+    for case in discover_cases():
+        if case.codemod != "atomic-save" or case.expected_path is None:
+            continue
+        inputs, outputs = tmp_path / case.name / "in", tmp_path / case.name / "out"
+        _case_trees(case, inputs, outputs)
+        if isort_problems(inputs):
+            continue  # not sorted to begin with: nothing to keep
+        assert isort_problems(outputs) == "", case.id
+        checked.append(case.name)
+    assert len(checked) >= 12, checked  # the test cannot pass by checking nothing
+
+
+IMPORT_LAYOUTS = {
+    "no_standard_library_group": (
+        '"""Checkpointing."""\n\n# Third-party libraries\nimport numpy as np\nimport torch\n'
+    ),
+    "standard_library_from_imports_only": (
+        "from pathlib import Path\n\nimport torch\n"
+    ),
+    "between_existing_modules": (
+        "import argparse\nimport sys\nfrom dataclasses import dataclass\n\nimport torch\n"
+    ),
+    "after_future_import": (
+        "from __future__ import annotations\n\nimport torch\n"
+    ),
+    "only_a_future_import_then_try": (
+        "from __future__ import annotations\n\ntry:\n    import torch\n"
+        "except ImportError:  # optional\n    torch = None\n"
+    ),
+    "no_module_level_import": (
+        "try:\n    import torch\nexcept ImportError:\n    raise SystemExit('needs torch')\n"
+    ),
+    "comment_above_the_standard_library": (
+        "# Standard library\nimport json\n\n# Third party\nimport torch\n"
+    ),
+    "first_and_local_groups": (
+        "import logging\n\nimport torch\n\nimport trainlib.models\n\nfrom . import utils\n"
+    ),
+    "crlf_newlines": "import sys\r\n\r\nimport torch\r\n",
+}
+SAVE = "\n\ndef save(model, path):\n    torch.save(model.state_dict(), path)\n"
+
+
+@pytest.mark.parametrize("layout", sorted(IMPORT_LAYOUTS))
+def test_added_imports_keep_isort_order(layout: str, tmp_path: Path) -> None:
+    source = IMPORT_LAYOUTS[layout]
+    newline = "\r\n" if "\r\n" in source else "\n"
+    source += SAVE.replace("\n", newline)
+    module = Path("trainlib") / "checkpointing.py"  # in a package: `trainlib` is first-party
+    write_files(tmp_path / "before", {"trainlib/__init__.py": "", str(module): source.encode()})
+    assert isort_problems(tmp_path / "before") == ""
+    fixed = fix_source(source, path=str(tmp_path / "before" / module), select=["atomic-save"])
+    assert "_torchfix_atomic_save(model.state_dict(), path)" in fixed.output
+    for name in ("os", "shutil", "tempfile"):
+        assert f"import {name}{newline}" in fixed.output
+    write_files(tmp_path / "after", {"trainlib/__init__.py": "",
+                                     str(module): fixed.output.encode()})
+    assert isort_problems(tmp_path / "after") == "", fixed.output
+
+
+def test_imports_already_there_are_not_added_again() -> None:
+    source = "import os\nimport shutil\nimport tempfile\n\nimport torch\n" + SAVE
+    output = fix_source(source, select=["atomic-save"]).output
+    assert output.count("import os\n") == 1
+    assert output.startswith("import os\nimport shutil\nimport tempfile\n\nimport torch\n")
+
+
+# -- one helper module per package -----------------------------------------------------------
+
+
+def test_module_helper_is_created_once_and_imported_absolutely(tmp_path: Path) -> None:
+    write_files(tmp_path, PACKAGE)
+    result = torchfix("apply", "--jobs", "1", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert f"created {HELPER_PATH} (needed by atomic-save)" in result.stderr
+    helper = (tmp_path / HELPER_PATH).read_text()
+    assert helper.count("def atomic_save(") == 1 and "Inserted by torchfix" in helper
+    for module in ("trainlib/checkpoints.py", "trainlib/rl/agent.py"):
+        text = (tmp_path / module).read_text()
+        assert "from trainlib._torchfix_atomic_save import atomic_save\n" in text
+        assert "atomic_save(" in text and "torch.save" not in text
+        assert "def _torchfix_atomic_save" not in text
+    assert "torchfix: 4 files scanned, 2 changed" in result.stderr  # the new file is not one
+    assert isort_problems(tmp_path) == ""
+    again = torchfix("apply", "--jobs", "1", ".", cwd=tmp_path)
+    assert again.exit_code == 0 and "0 changed" in again.stderr  # the helper is left alone
+
+
+def test_modules_are_not_written_when_their_helper_is_not_created(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_files(tmp_path, PACKAGE)
+
+    def refuse(path: Path, data: bytes, **_options: object) -> None:
+        raise WriteError("cannot create: No space left on device")
+
+    monkeypatch.setattr(cli, "create_file", refuse)
+    result = torchfix("apply", ".", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert f"{HELPER_PATH}: error: cannot create: No space left on device" in result.stderr
+    assert (f"trainlib/checkpoints.py: error: not written: it needs {HELPER_PATH}, which was "
+            "not created") in result.stderr
+    for module in ("trainlib/checkpoints.py", "trainlib/rl/agent.py"):
+        assert (tmp_path / module).read_text() == PACKAGE[module]
+
+
+def test_check_and_dry_runs_create_nothing(tmp_path: Path) -> None:
+    write_files(tmp_path, PACKAGE)
+    assert torchfix("check", ".", cwd=tmp_path).exit_code == 1
+    dry = torchfix("apply", "--dry-run", ".", cwd=tmp_path)
+    assert f"+++ b/{HELPER_PATH}" in dry.stdout
+    assert not (tmp_path / HELPER_PATH).exists()
+
+
+def test_diff_shows_the_new_file_and_git_apply_creates_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    result = torchfix("diff", ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    patch = result.stdout
+    assert f"--- /dev/null\n+++ b/{HELPER_PATH}\n@@ -0,0 +1," in patch
+    assert not (repo / HELPER_PATH).exists()
+    git(repo, "apply", input=patch.encode())
+    elsewhere = tmp_path / "elsewhere"
+    write_files(elsewhere, PACKAGE)
+    assert torchfix("apply", "--no-record", ".", cwd=elsewhere).exit_code == 0
+    for name in (HELPER_PATH, "trainlib/checkpoints.py", "trainlib/rl/agent.py"):
+        assert (repo / name).read_bytes() == (elsewhere / name).read_bytes(), name
+
+
+def test_the_run_record_holds_the_new_file_and_undo_removes_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    assert torchfix("apply", ".", cwd=repo).exit_code == 0
+    (run,) = (repo / ".torchfix" / "runs").iterdir()
+    document = json.loads((run / "run.json").read_text())
+    entries = {entry["path"]: entry for entry in document["files"]}
+    assert entries[HELPER_PATH]["created"] is True
+    assert "created" not in entries["trainlib/checkpoints.py"]
+    assert f"--- /dev/null\n+++ b/{HELPER_PATH}\n" in (run / "changes.patch").read_text()
+    # `git apply -R` takes the run back too, the new file included.
+    git(repo, "apply", "-R", "--check", str(run / "changes.patch"))
+
+    undone = torchfix("undo", cwd=repo)
+    assert undone.exit_code == 0, undone.stderr
+    assert f"removed {HELPER_PATH}" in undone.stderr
+    assert not (repo / HELPER_PATH).exists()
+    assert status(repo) == ""  # every file as it was (the record folder is ignored)
+
+
+def test_undo_refuses_when_the_new_file_changed_since(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    assert torchfix("apply", ".", cwd=repo).exit_code == 0
+    helper = repo / HELPER_PATH
+    helper.write_text(helper.read_text() + "\n# edited by hand\n")
+    undone = torchfix("undo", cwd=repo)
+    assert undone.exit_code == 2
+    assert "changed since run" in undone.stderr
+    assert helper.exists() and "torch.save" not in (repo / "trainlib/checkpoints.py").read_text()
+
+
+def test_commits_carry_the_new_file(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    result = torchfix("apply", "--commit", ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    files = git(repo, "show", "--name-status", "--format=", "HEAD").split("\n")
+    assert f"A\t{HELPER_PATH}" in files
+    assert "M\ttrainlib/checkpoints.py" in files and "M\ttrainlib/rl/agent.py" in files
+    message = git(repo, "log", "-1", "--format=%B")
+    assert f"- {HELPER_PATH}: new file, needed by these changes" in message
+    assert status(repo) == ""
+
+
+def test_verify_runs_with_the_new_file_and_removes_it_after(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    # Importing the rewritten module needs the new helper module (and torch).
+    check = f"{sys.executable} -c 'import trainlib.checkpoints, trainlib.rl.agent'"
+    result = torchfix("apply", "--commit", "--verify", check, ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    assert "verify" in result.stderr and "passed" in result.stderr
+    assert (repo / HELPER_PATH).is_file()  # on the new branch, committed
+    assert status(repo) == ""
+
+
+def test_patch_series_carry_the_new_file(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PACKAGE)
+    result = torchfix("apply", "--patch-dir", str(tmp_path / "patches"), ".", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    (patch,) = (tmp_path / "patches").iterdir()
+    text = patch.read_text()
+    assert "new file mode 100644" in text and f"+++ b/{HELPER_PATH}" in text
+    assert not (repo / HELPER_PATH).exists()  # no file is touched
+    git(repo, "am", "-q", str(patch))
+    assert (repo / HELPER_PATH).is_file() and status(repo) == ""
+
+
+def test_a_foreign_helper_module_blocks_the_rewrite(tmp_path: Path) -> None:
+    write_files(tmp_path, {**PACKAGE, HELPER_PATH: "def something_else():\n    pass\n"})
+    result = torchfix("check", "--show-all", ".", cwd=tmp_path)
+    assert ("not rewritten: trainlib/_torchfix_atomic_save.py exists and does not define "
+            "atomic_save [no automatic fix]") in result.stdout
+    assert torchfix("apply", ".", cwd=tmp_path).exit_code == 0
+    assert "torch.save" in (tmp_path / "trainlib/checkpoints.py").read_text()
+
+
+def test_a_module_binding_atomic_save_is_left_alone(tmp_path: Path) -> None:
+    taken = ("import torch\n\nfrom trainlib.io import atomic_save\n\n\n"
+             "def save(state, path):\n    torch.save(state, path)\n")
+    write_files(tmp_path, {**PACKAGE, "trainlib/checkpoints.py": taken})
+    result = torchfix("check", "--show-all", "trainlib/checkpoints.py", cwd=tmp_path)
+    assert "not rewritten: the name atomic_save is already used in this module" in result.stdout
+
+
+def test_helper_option_is_checked(tmp_path: Path) -> None:
+    write_files(tmp_path, {**PACKAGE, "pyproject.toml":
+                           '[tool.torchfix.atomic-save]\nhelper = "shared"\n'})
+    result = torchfix("check", ".", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert "helper must be one of 'inline', 'module'" in result.stderr
+
+
+def test_fix_source_names_the_file_it_needs(tmp_path: Path) -> None:
+    write_files(tmp_path, PACKAGE)
+    path = tmp_path / "trainlib" / "checkpoints.py"
+    fixed = fix_source(path.read_text(), path=str(path), select=["atomic-save"],
+                       options={"atomic-save": {"helper": "module"}})
+    ((new_path, content),) = fixed.new_files
+    assert new_path == tmp_path / HELPER_PATH and "def atomic_save(" in content
+
+
+# -- the engine's new files ------------------------------------------------------------------
+
+
+def _asking(path: str, new: Path, data: bytes) -> FileResult:
+    return FileResult(Path(path), source=b"old", output=b"new",
+                      creates=(NewFile(new, data, "atomic-save"),))
+
+
+def test_a_new_file_asked_for_twice_is_created_once_and_first(tmp_path: Path) -> None:
+    new = tmp_path / "pkg" / "_helper.py"
+    results = with_new_files([_asking("a.py", new, b"x = 1\n"), _asking("b.py", new,
+                                                                       b"x = 1\n")])
+    assert [r.created_by for r in results] == ["atomic-save", None, None]
+    assert results[0].output == b"x = 1\n" and results[0].source == b""
+    assert all(r.error is None for r in results)
+
+
+def test_a_new_file_that_exists_is_never_replaced(tmp_path: Path) -> None:
+    new = tmp_path / "_helper.py"
+    new.write_bytes(b"x = 1\n")
+    same = with_new_files([_asking("a.py", new, b"x = 1\n")])
+    assert [(r.created_by, r.error) for r in same] == [(None, None)]  # there already
+    other = with_new_files([_asking("a.py", new, b"x = 2\n")])
+    assert len(other) == 1 and other[0].output is None
+    assert other[0].error is not None and "exists with other contents" in other[0].error.message
+
+
+def test_one_new_file_asked_for_with_two_contents_fails_both(tmp_path: Path) -> None:
+    new = tmp_path / "_helper.py"
+    results = with_new_files([_asking("a.py", new, b"x = 1\n"), _asking("b.py", new,
+                                                                       b"x = 2\n")])
+    assert [r.error is not None for r in results] == [True, True]
+    assert not new.exists()
+
+
+def test_a_new_file_must_be_valid_python(tmp_path: Path) -> None:
+    statement = ast.parse("torch.save(x, p)").body[0]
+    finding = Finding(statement, "needs a helper",
+                      edits=(CreateFile(tmp_path / "_helper.py", "def broken(:\n"),))
+    with pytest.raises(FileFailure, match="with invalid Python"):
+        _new_files("atomic-save", [finding], tmp_path / "train.py")

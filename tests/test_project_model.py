@@ -1,0 +1,294 @@
+"""The project model: what other modules of the repository define, read lazily."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from torchfix.model.project import ABSENT, Project, module_name_for
+from torchfix.model.torch_floor import find_torch_floor, parse_floor, requirement_floor
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    write(tmp_path, {
+        "rlpkg/__init__.py": "",
+        "rlpkg/constants.py": "MASKED_LOGIT_VALUE = -1e4\nGAMMA = 0.99\nCHANGED = 1\nCHANGED = 2\n",
+        "rlpkg/agents/__init__.py": "from .updaters import TargetNetUpdater\n"
+                                    "from rlpkg.constants import *\n",
+        "rlpkg/agents/updaters.py": """
+            import torch.nn as nn
+
+            class TargetNetUpdater:
+                def __init__(self, net):
+                    self.net = net
+
+                def load_state_dict(self, state_dict):
+                    pass
+
+            class Base(nn.Module):
+                pass
+
+            class QNet(Base):
+                def __init__(self):
+                    super().__init__()
+                    self.updater = TargetNetUpdater(self)
+                    self.head = nn.Linear(3, 3).to("cpu")
+
+            class Loop(Base, QNet):  # a diamond, and a cycle guard
+                pass
+        """,
+        "src/otherpkg/__init__.py": "VALUE = 3\n",
+    })
+    return tmp_path
+
+
+def test_module_names_follow_packages(repo: Path) -> None:
+    name = module_name_for(repo / "rlpkg/agents/updaters.py")
+    assert (name.name, name.is_package, name.source_root) == ("rlpkg.agents.updaters", False, repo)
+    package = module_name_for(repo / "rlpkg/agents/__init__.py")
+    assert (package.name, package.is_package) == ("rlpkg.agents", True)
+    assert module_name_for(repo / "script.py").name == "script"
+
+
+def test_classes_resolve_through_re_exports(repo: Path) -> None:
+    project = Project(repo)
+    facts = project.class_facts("rlpkg.agents.TargetNetUpdater")
+    assert facts is not None and facts.qualified_name == "rlpkg.agents.updaters.TargetNetUpdater"
+    owner, signature = project.find_method("rlpkg.agents.TargetNetUpdater", "load_state_dict")
+    assert owner == "rlpkg.agents.updaters.TargetNetUpdater"
+    assert not signature.accepts_keyword("strict")
+    assert signature.names() == ("self", "state_dict")
+
+
+def test_the_class_hierarchy_reaches_outside_the_project(repo: Path) -> None:
+    project = Project(repo)
+    assert list(project.ancestors("rlpkg.agents.updaters.QNet")) == [
+        "rlpkg.agents.updaters.Base", "torch.nn.Module"]
+    # Each class once, whatever the shape of the hierarchy.
+    assert list(project.ancestors("rlpkg.agents.updaters.Loop")) == [
+        "rlpkg.agents.updaters.Base", "rlpkg.agents.updaters.QNet", "torch.nn.Module"]
+    # What `self.<name> = ...` builds, qualified in the defining module.
+    assert project.class_facts("rlpkg.agents.updaters.QNet").attributes == {
+        "updater": ("rlpkg.agents.updaters.TargetNetUpdater",),
+        "head": ("torch.nn.Linear",),
+    }
+
+
+def test_constants_resolve_through_star_imports_and_src_layouts(repo: Path) -> None:
+    project = Project(repo)
+    assert project.constant("rlpkg.constants.MASKED_LOGIT_VALUE") == -1e4
+    assert project.constant("rlpkg.agents.GAMMA") == 0.99  # `from rlpkg.constants import *`
+    assert project.constant("rlpkg.constants.CHANGED") is None  # bound twice
+    assert project.constant("otherpkg.VALUE") == 3  # under src/
+    assert project.constant("torch.pi") is None  # not the project's
+
+
+def test_every_fact_read_is_noted_with_its_digest(repo: Path) -> None:
+    project = Project(repo)
+    project.begin_file(repo / "rlpkg/agents/updaters.py")
+    project.constant("rlpkg.constants.GAMMA")
+    read = project.facts_read
+    assert read["module:rlpkg.constants"] == project.current_digest("module:rlpkg.constants")
+    assert read["module:rlpkg.constants.GAMMA"] == ABSENT
+    (repo / "rlpkg/constants.py").write_text("GAMMA = 0.9\n")
+    later = Project(repo)  # a new run
+    assert later.current_digest("module:rlpkg.constants") != read["module:rlpkg.constants"]
+    project.begin_file(repo / "other.py")
+    assert project.facts_read == {}
+
+
+def test_the_project_travels_to_workers_without_its_memory(repo: Path) -> None:
+    import pickle
+
+    project = Project(repo)
+    project.class_facts("rlpkg.agents.TargetNetUpdater")
+    copy = pickle.loads(pickle.dumps(project))
+    assert copy._modules == {} and copy.root == project.root
+    assert copy.class_facts("rlpkg.agents.TargetNetUpdater") is not None
+
+
+@pytest.mark.parametrize(("spec", "floor"), [
+    ("==2.0.0", (2, 0)), (">=1.13,<3", (1, 13)), ("~=2.1", (2, 1)), ("^2.2", (2, 2)),
+    ("<2.3", None), ("2.0.*", (2, 0)), ("!=2.1", None), (">2.4", (2, 4)),
+])
+def test_version_floors(spec: str, floor: tuple[int, int] | None) -> None:
+    assert parse_floor(spec) == floor
+
+
+def test_requirement_lines_name_torch_only() -> None:
+    assert requirement_floor("torch==2.0.0") == (2, 0)
+    assert requirement_floor("torch[opt]>=2.1 ; python_version>'3.8'") == (2, 1)
+    assert requirement_floor("pytorch=2.1") == (2, 1)  # conda
+    assert requirement_floor("pytorch 2.1.*") == (2, 1)
+    assert requirement_floor("torchvision==0.16") is None
+    assert requirement_floor("torch") is None
+
+
+def test_the_lowest_declared_floor_wins(tmp_path: Path) -> None:
+    assert find_torch_floor(tmp_path) is None
+    write(tmp_path, {"pyproject.toml": '[project]\ndependencies = ["torch>=2.2"]\n'})
+    assert find_torch_floor(tmp_path).version == (2, 2)
+    write(tmp_path, {"requirements-dev.txt": "numpy\ntorch==2.0.0\n"})
+    floor = find_torch_floor(tmp_path)
+    assert (floor.version, floor.source) == ((2, 0), "requirements-dev.txt")
+    write(tmp_path, {"environment.yml": "dependencies:\n  - pytorch=1.13\n  - pip\n"})
+    assert find_torch_floor(tmp_path).version == (1, 13)
+
+
+def test_every_metadata_file_is_read(tmp_path: Path) -> None:
+    cases = {
+        "setup.cfg": "[options]\ninstall_requires =\n    numpy\n    torch>=1.12\n",
+        "setup.py": "from setuptools import setup\nsetup(install_requires=['torch>=1.11'])\n",
+        "requirements/base.txt": "torch==1.10.2\n",
+        "pyproject.toml": '[tool.poetry.dependencies]\ntorch = "^1.9"\n',
+    }
+    for name, text in cases.items():
+        folder = tmp_path / name.replace("/", "_").replace(".", "_")
+        write(folder, {name: text})
+        assert find_torch_floor(folder) is not None, name
+
+
+def test_configured_min_torch_wins_over_the_floor(tmp_path: Path) -> None:
+    write(tmp_path, {"requirements.txt": "torch==2.0\n"})
+    assert Project(tmp_path).min_torch() == (2, 0)
+    assert Project(tmp_path, configured_min_torch=(2, 4)).min_torch() == (2, 4)
+
+
+def test_tests_expecting_assertion_errors(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "tests/test_config.py": """
+            import pytest
+            from pkg.config import make_config, check_gamma
+
+            def test_gamma():
+                with pytest.raises(AssertionError, match="gamma must"):
+                    make_config(gamma=2)
+
+            def test_called_form(self):
+                self.assertRaises(AssertionError, check_gamma, 3)
+
+            def test_other():
+                with pytest.raises(ValueError):
+                    make_config(lr=-1)
+        """,
+        "pkg/config.py": "def make_config(gamma):\n    assert gamma < 1\n",  # not a test file
+    })
+    expectations = Project(tmp_path).assertion_expectations()
+    assert [(e.path, sorted(e.callees), e.pattern) for e in expectations] == [
+        ("tests/test_config.py", ["make_config"], "gamma must"),
+        ("tests/test_config.py", ["check_gamma"], None),
+    ]
+    expected = expectations[0]
+    assert expected.matches("make_config", "gamma must be below 1")
+    assert not expected.matches("make_config", "lr must be positive")
+    assert expected.matches("make_config", None)  # a message that is not a literal
+    assert not expected.matches("other_function", "gamma must be below 1")
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({}, None),
+    ({"pyproject.toml": "[tool.ruff]\nline-length = 120\n"}, 120),
+    ({"pyproject.toml": "[tool.black]\nline-length = 100\n"}, 100),
+    ({"pyproject.toml": "[tool.ruff]\nline-length = 99\n[tool.black]\nline-length = 100\n"}, 99),
+    ({"pyproject.toml": "[tool.ruff.lint]\nselect = ['E']\n[tool.black]\nline-length = 79\n"},
+     79),
+    ({"ruff.toml": "line-length = 110\n", "pyproject.toml": "[tool.ruff]\nline-length = 90\n"},
+     110),
+    ({".ruff.toml": "line-length = 111\n", "ruff.toml": "line-length = 110\n"}, 111),
+    ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n"}, None),
+    ({"pyproject.toml": "[tool.ruff\nline-length = 120\n"}, None),  # not TOML
+])
+def test_formatter_line_length(tmp_path, files, expected):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert Project(tmp_path).formatter_line_length() == expected
+
+
+def test_formatter_line_length_is_a_fact_of_the_result(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    project = Project(tmp_path)
+    project.formatter_line_length()
+    assert project.facts_read == {"project:line-length": "100"}
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 120\n")
+    assert project.current_digest("project:line-length") == "100"  # until refreshed
+    project.refresh()
+    assert project.current_digest("project:line-length") == "120"
+
+
+@pytest.mark.parametrize(("line", "floor"), [
+    ("torch==2.0.0", (2, 0)),
+    ("torch>=1.13,<3", (1, 13)),
+    ("torch==2.0.1+cu118 ; sys_platform == 'linux'", (2, 0)),
+    ("pytorch=2.1", (2, 1)),
+    ("pytorch==2.0.0=py3.10_cuda11.7_cudnn8.5.0_0", (2, 0)),
+    ("torch", None),
+    ("torchvision==0.15.1", None),
+    ("pytorch-cuda=11.8", None),
+    # A direct reference names a wheel, not a version range: no floor (not 118.0).
+    ("torch @ https://download.pytorch.org/whl/cu118/torch-2.0.1%2Bcu118-cp310-linux.whl",
+     None),
+])
+def test_requirement_floor(line, floor):
+    assert requirement_floor(line) == floor
+
+
+def test_floor_from_a_conda_environment_file(tmp_path):
+    (tmp_path / "environment.yaml").write_text(
+        "name: seg\nchannels:\n  - pytorch\ndependencies:\n  - python=3.10\n"
+        "  - pytorch=2.1\n  - pytorch-cuda=11.8\n  - pip:\n      - timm==0.9.2\n")
+    floor = find_torch_floor(tmp_path)
+    assert floor is not None
+    assert (floor.version, floor.source) == ((2, 1), "environment.yaml")
+
+
+def test_a_pinned_requirement_below_the_pyproject_range_wins(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n'
+                                             'dependencies = ["torch>=2.2"]\n')
+    floor = find_torch_floor(tmp_path)
+    assert floor is not None
+    assert (floor.version, floor.source) == ((2, 0), "requirements.txt")
+
+
+def test_configured_min_torch_wins_and_is_a_fact_of_the_result(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    configured = Project(tmp_path, configured_min_torch=(2, 4))
+    assert configured.min_torch() == (2, 4)
+    # Not part of the engine's settings: a cached result that read it must be redone
+    # when it changes.
+    assert configured.facts_read["config:min-torch"] == repr((2, 4))
+    assert Project(tmp_path).current_digest("config:min-torch") != repr((2, 4))
+
+
+def test_without_configuration_min_torch_is_the_floor(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    project = Project(tmp_path)
+    assert project.min_torch() == (2, 0)
+    assert project.facts_read["config:min-torch"] == repr(None)
+    assert project.facts_read["project:torch-floor"] == repr((2, 0))
+
+
+def test_the_module_being_decided_is_read_as_decided_not_from_disk(tmp_path: Path) -> None:
+    """An editor's buffer (or a file an earlier codemod changed) defines what it defines
+    now: a class only the text being decided has still resolves."""
+    from torchfix.engine.process import process_source
+    from torchfix.engine.results import EngineSettings
+
+    (tmp_path / "train.py").write_text("x = 1\n")  # what is on disk: no class at all
+    buffer = (b"import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n\n\n"
+              b"def resume(sd):\n    net = Net()\n    net.load_state_dict(sd)\n")
+    result = process_source(buffer, tmp_path / "train.py",
+                            EngineSettings(codemods=("strict-load-state-dict",)))
+    assert [(c.line, c.safety.value, c.applied) for c in result.changes] == [
+        (10, "safe", True)]
+    assert "module:train" not in dict(result.facts)  # its own text keys the cache already

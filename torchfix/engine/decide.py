@@ -1,0 +1,155 @@
+"""Deciding a file's changes: CPython's parse and each codemod's `check()`. No libcst.
+
+Shared by `check` (which stops here) and `apply` (which then makes the changes, see
+`torchfix.engine.rewrite_file`).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import warnings
+from pathlib import Path
+
+from torchfix.engine.results import EngineSettings, FileError
+from torchfix.model.facts import module_facts
+from torchfix.model.project import Project
+from torchfix.rewrite.contract import Change, Codemod, FileContext, Finding, applies
+from torchfix.rewrite.suppressions import Suppressions
+
+# Messages from CPython's parser that mean "too deep", not "invalid".
+_NESTING_ERRORS = (
+    "too many nested parentheses",
+    "too many levels of indentation",
+    "too many statically nested blocks",
+    "too deeply nested",
+)
+TOO_DEEP = "too deeply nested for the parser; skipped"
+
+
+class FileFailure(Exception):
+    """The file cannot be processed; `error` says why (raised, caught per file)."""
+
+    def __init__(self, error: FileError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def internal_error(codemod: str, what: str) -> FileFailure:
+    return FileFailure(
+        FileError(f"internal error: codemod {codemod} {what}; file left unchanged",
+                  internal=True, codemod=codemod)
+    )
+
+
+def codemod_crashed(codemod: str, exc: BaseException) -> FileFailure:
+    return FileFailure(
+        FileError(f"internal error in codemod {codemod}: {type(exc).__name__}: "
+                  f"{first_line(exc)}", internal=True, codemod=codemod)
+    )
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def decode(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding) by the rules CPython follows (BOM, coding cookie, else UTF-8)."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        return data.decode(encoding), encoding
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None
+
+
+def python_ast(data: bytes | str, path: Path) -> tuple[ast.Module | None, str | None]:
+    """CPython's parse of the file, or why it failed; refuse input too deep to parse.
+
+    Every decision is made on this tree. CPython fails cleanly on very deep nesting,
+    where libcst's native parser could exhaust the C stack and kill the process, and
+    its error messages are the ones Python users know.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = compile(data, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (RecursionError, MemoryError) as exc:
+        raise FileFailure(FileError(TOO_DEEP)) from exc
+    except (SyntaxError, ValueError) as exc:
+        if any(marker in str(exc) for marker in _NESTING_ERRORS):
+            raise FileFailure(FileError(TOO_DEEP)) from exc
+        return None, _syntax_error_message(exc, data if isinstance(data, bytes) else None)
+    return tree, None
+
+
+def _syntax_error_message(exc: SyntaxError | ValueError, data: bytes | None = None) -> str:
+    if not isinstance(exc, SyntaxError):
+        return f"cannot parse: {first_line(exc)}"
+    message = exc.msg or "invalid syntax"
+    if message.startswith("(unicode error)") and data is not None:
+        # CPython counts the position from the start of the token, not of the file.
+        decode_error = decode_error_message(data)
+        if decode_error is not None:
+            return decode_error
+    if message.startswith("(unicode error)") or "encoding" in message:
+        return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
+    if exc.lineno:
+        return f"syntax error at line {exc.lineno}: {message}"
+    return f"syntax error: {message}"
+
+
+def decode_error_message(data: bytes) -> str | None:
+    """Where decoding the file fails, as a byte position in the file and a line."""
+    try:
+        data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"cannot decode the file: {exc} (line {line})"
+    except (SyntaxError, LookupError):
+        pass
+    return None
+
+
+def compile_text(text: str, path: Path) -> tuple[str | None, ast.Module | None]:
+    """CPython's full compile catches what parsing alone does not, e.g. a repeated keyword."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = compile(text, str(path), "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+            compile(tree, str(path), "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        detail = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, SyntaxError) else str(exc)
+        return detail or type(exc).__name__, None
+    return None, tree
+
+
+def decide(
+    codemod: type[Codemod], text: str, tree: ast.Module, path: Path,
+    settings: EngineSettings, suppressions: Suppressions, project: Project,
+) -> tuple[FileContext, list[tuple[Finding, Change]]]:
+    """The codemod's findings on `text` (whose tree is `tree`), each with the Change it
+    records, in the order of the file; suppressed findings are left out."""
+    file = FileContext(path, text, tree, project, project.begin_module(path),
+                       settings.options.get(codemod.name, {}))
+    project.decide_module(file.module.name,
+                          lambda: module_facts(file.semantic, str(path), "as decided"))
+    try:
+        findings = list(codemod.check(file))
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise codemod_crashed(codemod.name, exc) from exc
+    decided = []
+    for finding in findings:
+        span = file.span(finding.node)
+        if suppressions and suppressions.suppresses(codemod.name, span.line, span.end_line):
+            continue
+        decided.append((finding, Change(
+            codemod.name, span.line, span.column + 1, finding.message, finding.safety,
+            applies(finding.safety, settings.unsafe_fixes), span.end_line, span.end_column + 1,
+            finding.code or (codemod.codes[0] if len(codemod.codes) == 1 else None),
+        )))
+    decided.sort(key=lambda pair: (pair[1].line, pair[1].column))
+    return file, decided

@@ -1,0 +1,57 @@
+"""The line length a project's formatter keeps to, read from its ruff or black configuration.
+
+A codemod that lays new code out over lines (a call too long for one line) should break
+it where the project's own formatter would. Looked for at the project root, in ruff's
+order: `.ruff.toml`, `ruff.toml` (top-level `line-length`), then `pyproject.toml`
+(`[tool.ruff] line-length`, else `[tool.black] line-length`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+_MAX_FILE_BYTES = 1_000_000
+
+
+def find_line_length(root: Path) -> int | None:
+    """The configured line length at `root`; None when no ruff or black configuration
+    there sets one (or it cannot be read)."""
+    for name in (".ruff.toml", "ruff.toml"):
+        document = _toml(root / name)
+        if document is not None:
+            return _positive_int(document.get("line-length"))
+    document = _toml(root / "pyproject.toml")
+    if document is None:
+        return None
+    tool = document.get("tool")
+    if not isinstance(tool, dict):
+        return None
+    for section in ("ruff", "black"):
+        table = tool.get(section)
+        if isinstance(table, dict):
+            found = _positive_int(table.get("line-length", table.get("line_length")))
+            if found is not None:
+                return found
+    return None
+
+
+def _toml(path: Path) -> dict[str, Any] | None:
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+            return None
+        return tomllib.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+
+
+def _positive_int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None

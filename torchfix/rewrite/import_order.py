@@ -1,0 +1,143 @@
+"""Where new imports go so that isort (ruff's `I001`, default settings) stays content.
+
+A codemod that adds an import decides its place in `check()`, on CPython's tree: in its
+section of the file's first import block (future, standard library, third party, first
+party, local), in sorted order (plain `import x` before `from x import y`, then by module
+name, case-insensitively); a section the block lacks becomes a new group in its place,
+set off by one blank line. The result is a list of `ImportInsertion`s, placed by
+`torchfix.rewrite.edits.insert_imports` on libcst's tree.
+
+First party is what ruff's isort calls first party by default: the file's own top-level
+package, and the modules and packages in the project root or its `src/` folder.
+
+No libcst here: `check` never needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from torchfix.rewrite.contract import FileContext
+
+# isort's sections, in order.
+FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
+STDLIB_MODULES = frozenset(sys.stdlib_module_names)
+
+
+@dataclass(frozen=True)
+class NewImport:
+    """An import statement to add: `import module`, or `from module import name`."""
+
+    module: str
+    name: str | None = None
+
+    @property
+    def statement(self) -> str:
+        if self.name is None:
+            return f"import {self.module}"
+        return f"from {self.module} import {self.name}"
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return _key(self.module, 0 if self.name is None else 1)
+
+
+@dataclass(frozen=True)
+class ImportInsertion:
+    """Import statements to add beside top-level statement `index` of CPython's tree.
+
+    `after`: after that statement, else before it (taking the blank lines and comments
+    above it, which belong to the import group it starts). `new_group`: the statements
+    start a group of their own, set off from the neighbouring imports by a blank line.
+    """
+
+    index: int
+    after: bool
+    statements: tuple[str, ...]
+    new_group: bool
+
+
+def plan_imports(file: FileContext, imports: Sequence[NewImport]
+                 ) -> tuple[ImportInsertion, ...]:
+    """Where each of `imports` goes in `file` for isort to be content."""
+    if not imports:
+        return ()
+    body = file.tree.body
+    start = 1 if body and is_docstring(body[0]) else 0
+    first = next((i for i in range(start, len(body))
+                  if isinstance(body[i], (ast.Import, ast.ImportFrom))), None)
+    ordered = sorted(imports, key=lambda new: new.key)
+    if first is None:  # no import at module level: a group of their own at the top
+        statements = tuple(new.statement for new in ordered)
+        if start < len(body):
+            return (ImportInsertion(start, False, statements, True),)
+        return (ImportInsertion(max(start - 1, 0), True, statements, True),)
+    block: list[tuple[int, int, tuple[int, str, str]]] = []  # (index, section, key)
+    index = first
+    while index < len(body) and isinstance(body[index], (ast.Import, ast.ImportFrom)):
+        block.append((index, *_classify(file, body[index])))  # type: ignore[arg-type]
+        index += 1
+    places: dict[tuple[int, bool, bool], list[str]] = {}
+    for new in ordered:
+        section = _section(file, new.module, 0)
+        places.setdefault(_place(block, section, new.key), []).append(new.statement)
+    return tuple(ImportInsertion(index, after, tuple(statements), new_group)
+                 for (index, after, new_group), statements in sorted(places.items()))
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
+
+
+def _place(block: Sequence[tuple[int, int, tuple[int, str, str]]], section: int,
+           key: tuple[int, str, str]) -> tuple[int, bool, bool]:
+    """(statement index, after it, new group) for one import."""
+    same = [(index, existing) for index, found, existing in block if found == section]
+    for position, (index, existing) in enumerate(same):
+        if existing > key:
+            return (same[position - 1][0], True, False) if position else (index, False, False)
+    if same:
+        return same[-1][0], True, False
+    later = [index for index, found, _ in block if found > section]
+    if later:
+        return later[0], False, True
+    return block[-1][0], True, True
+
+
+def _key(module: str, kind: int) -> tuple[int, str, str]:
+    return (kind, module.lower(), module)
+
+
+def _classify(file: FileContext, statement: ast.Import | ast.ImportFrom
+              ) -> tuple[int, tuple[int, str, str]]:
+    """(section, sort key) of an import statement of the file."""
+    if isinstance(statement, ast.ImportFrom):
+        module = statement.module or ""
+        return _section(file, module, statement.level), _key(module, 1)
+    module = statement.names[0].name
+    return _section(file, module, 0), _key(module, 0)
+
+
+def _section(file: FileContext, module: str, level: int) -> int:
+    top = module.split(".")[0]
+    if level:
+        return LOCAL
+    if top == "__future__":
+        return FUTURE
+    if top in STDLIB_MODULES:
+        return STDLIB
+    return FIRST_PARTY if _is_first_party(file, top) else THIRD_PARTY
+
+
+def _is_first_party(file: FileContext, top: str) -> bool:
+    own = file.module.name
+    if own.split(".")[0] == top and ("." in own or file.module.is_package):
+        return True
+    for folder in (file.project.root, file.project.root / "src"):
+        if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
+            return True
+    return False

@@ -1,0 +1,1 @@
+"""The language server: torchfix in editors, over the Language Server Protocol."""
