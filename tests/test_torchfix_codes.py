@@ -103,3 +103,8 @@ def test_list_json_and_sarif_show_the_codes(tmp_path, cli):
     rules = {rule["id"]: rule["properties"]["codes"] for rule in run["tool"]["driver"]["rules"]}
     assert rules["removed-api"] == ["TOR001", "TOR004"]
     assert rules["strict-load-state-dict"] == []
+    github = cli("check", "--output-format", "github", "--select", "TOR", ".").stdout
+    assert "title=torchfix (deprecated-api TOR101)" in github
+    gitlab = json.loads(cli("check", "--output-format", "gitlab", "--select", "TOR", ".").stdout)
+    assert [issue["description"].split(":")[0] for issue in gitlab] == [
+        "deprecated-api TOR101", "removed-api TOR001"]
