@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,14 +71,24 @@ def torchfix07(files: list[Path], jobs: int) -> list[dict]:
 
 
 def ours(folder: Path, jobs: int) -> list[tuple[str, int, str, str, str]]:
-    """(path, line, code, codemod, message) of every finding of the TorchFix-coded rules."""
-    outcome = run([folder], RunOptions(select=["TOR"], unsafe_fixes=True, jobs=jobs,
-                                       use_cache=False, produce_output=False))
-    found = []
-    for result in outcome.results:
-        for change in result.changes:
-            found.append((str(result.path.resolve()), change.line, change.code or "",
-                          change.codemod, change.message))
+    """(path, line, code, codemod, message) of every finding of the TorchFix-coded rules.
+
+    The project is copied out of `.corpus/` first, as bench/ecosystem.py does: inside this
+    repository it would take torchfix's own root, and read its torch floor, as its own.
+    Paths are reported as those of the original files.
+    """
+    folder = folder.resolve()
+    with tempfile.TemporaryDirectory(prefix="torchfix-parity-") as temp:
+        copy = Path(temp).resolve() / folder.name
+        shutil.copytree(folder, copy, symlinks=True)
+        outcome = run([copy], RunOptions(select=["TOR"], unsafe_fixes=True, jobs=jobs,
+                                         use_cache=False, produce_output=False))
+        found = []
+        for result in outcome.results:
+            original = folder / result.path.resolve().relative_to(copy)
+            for change in result.changes:
+                found.append((str(original), change.line, change.code or "",
+                              change.codemod, change.message))
     return found
 
 
