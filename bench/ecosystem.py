@@ -5,11 +5,11 @@
     python bench/ecosystem.py --out results/     # where the diffs and summary go
     python bench/ecosystem.py --select exp-overflow,typing-any timm   # only these codemods
 
-For each project it reports files, files changed, changes per codemod, crashes (internal
-errors), outputs that fail to parse, files a second run would change again, findings of
-`check` that differ from the changes of `apply`, findings reported for a human (no fix),
-time and peak RSS — crashes, unparsable
-outputs, second-run changes and check/apply differences must be zero. The full diff of
+For each project it reports files, files changed, changes and findings reported for a
+human (no fix), crashes (internal errors), outputs that fail to parse, files a second run
+would change again, findings of `check` that differ from the changes of `apply`, time and
+peak RSS, then a table of changes and reports per codemod — crashes, unparsable outputs,
+second-run changes and check/apply differences must be zero. The full diff of
 every project is saved so a person can read it (`<out>/<project>.diff`), with
 `summary.json` beside it.
 
@@ -208,28 +208,28 @@ def _print_table(rows: list[dict], selected: list[str] | None = None) -> None:
 
     codemods = selected or [codemod.name for codemod in registry.all_codemods()]
     which = "selected codemods" if selected else "all codemods"
-    table = Table(title=f"torchfix ecosystem check ({which}, --unsafe-fixes; "
-                        "changes, +reported)")
-    for column in ("project", "files", "changed", *codemods, "crashes", "unparsable",
-                   "unstable", "check≠apply", "input errors", "s", "RSS MB"):
+    table = Table(title=f"torchfix ecosystem check ({which}, --unsafe-fixes)")
+    for column in ("project", "files", "changed", "changes", "reported", "crashes",
+                   "unparsable", "unstable", "check≠apply", "input errors", "s", "RSS MB"):
         table.add_column(column, justify="left" if column == "project" else "right")
     totals: Counter[str] = Counter()
     reported: Counter[str] = Counter()
+    touched: Counter[str] = Counter()
     for row in rows:
-        counts = [row["changes"].get(name, 0) for name in codemods]
-        totals.update(dict(zip(codemods, counts, strict=True)))
-        reported.update({name: row.get("reports", {}).get(name, 0) for name in codemods})
+        row_reports = row.get("reports", {})
+        totals.update(row["changes"])
+        reported.update(row_reports)
+        touched.update({name for name in (*row["changes"], *row_reports)})
         table.add_row(
             row["project"], str(row["files"]), str(row["files_changed"]),
-            *(_cell(count, row.get("reports", {}).get(name, 0))
-              for name, count in zip(codemods, counts, strict=True)),
+            str(sum(row["changes"].values())), str(sum(row_reports.values())),
             str(len(row["crashes"])), str(len(row["unparsable_outputs"])),
             str(len(row["second_run_changes"])), str(len(row["check_differs"])),
             str(row["input_errors"]), f"{row['seconds']:.1f}", str(row["peak_rss_mb"]),
         )
     table.add_row(
         "total", str(sum(r["files"] for r in rows)), str(sum(r["files_changed"] for r in rows)),
-        *(_cell(totals[name], reported[name]) for name in codemods),
+        str(sum(totals.values())), str(sum(reported.values())),
         str(sum(len(r["crashes"]) for r in rows)),
         str(sum(len(r["unparsable_outputs"]) for r in rows)),
         str(sum(len(r["second_run_changes"]) for r in rows)),
@@ -238,15 +238,20 @@ def _print_table(rows: list[dict], selected: list[str] | None = None) -> None:
         f"{sum(r['seconds'] for r in rows):.1f}", str(max(r["peak_rss_mb"] for r in rows)),
         style="bold",
     )
-    Console(width=200).print(table)
+    # One row per codemod (a column each would not fit): applied changes, findings with
+    # no automatic fix, and in how many projects it found anything.
+    by_codemod = Table(title="per codemod")
+    for column in ("codemod", "changes", "reported", "projects"):
+        by_codemod.add_column(column, justify="left" if column == "codemod" else "right")
+    for name in codemods:
+        by_codemod.add_row(name, str(totals[name]), str(reported[name]), str(touched[name]))
+    console = Console(width=200)
+    console.print(table)
+    console.print(by_codemod)
     for row in rows:
         for problem in (*row["crashes"], *row["unparsable_outputs"], *row["second_run_changes"],
                         *(f"check differs from apply: {where}" for where in row["check_differs"])):
             print(f"{row['project']}: {problem}")
-
-
-def _cell(changes: int, reports: int) -> str:
-    return f"{changes} +{reports}" if reports else str(changes)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ DEFAULT_PROJECTS = (
     "timm", "kornia", "trl", "stable-baselines3", "tianshou", "cleanrl", "rl-games",
     "accelerate",
 )
-TORCHFIX_07_VENV = ROOT / "torchfix-0.7.0-venv"
+# Where TorchFix 0.7.0 is installed (its own venv: it installs a `torchfix` command too).
+TORCHFIX_07_VENV = Path(os.environ.get("TORCHFIX_07_VENV", ROOT / "torchfix-0.7.0-venv"))
 
 
 @dataclass

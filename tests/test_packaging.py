@@ -101,7 +101,8 @@ def test_every_mention_of_the_project_url_is_the_one_constant():
 
 
 def test_each_codemod_documentation_link_points_at_its_readme_section():
-    headings = re.findall(r"^### (\S+)$", (REPO / "README.md").read_text(), flags=re.MULTILINE)
+    headings = re.findall(r"^###+ (\S+)$", (REPO / "README.md").read_text(),
+                          flags=re.MULTILINE)
     for codemod in registry.all_codemods():
         url = registry.docs_url(codemod.name)
         assert url == f"{PROJECT_URL}#{codemod.name}"

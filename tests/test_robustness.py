@@ -63,6 +63,32 @@ FRAGMENTS = [
     "try:\n    {x}()\nexcept AssertionError:\n    pass",
     "# a comment about {x}",
     "return {x}",
+    # TorchFix's rules and the torch 2.x migrations (issue 17).
+    "{x} = torch.load(path)",
+    "ckpt = torch.load(path, map_location='cpu'); {x}.load_state_dict(ckpt['model'])",
+    "x = torch.solve(b, {x}).solution",
+    "L = torch.cholesky({x}, upper=cfg.upper)",
+    "Q, R = torch.qr({x}, some=False)",
+    "g = torch.range(0, {x})",
+    "from functorch import vmap\nj = vmap({x})",
+    "from torch.distributed._tensor import DTensor\n{x} = DTensor",
+    "{x}.require_grad = False",
+    "y = torch.utils.checkpoint.checkpoint({x}, h)",
+    "y = torch.log(1 + {x})",
+    "y = torch.exp({x}) - 1",
+    "y = torch.log(torch.sum(torch.exp({x}), dim=-1))",
+    "{x} = torchvision.models.resnet18(pretrained=True)",
+    "{x} = torchvision.models.resnet18(pretrained=cfg.pretrained)",
+    "import torchvision.models as models\n{x} = models.vit_h_14(pretrained=True)",
+    "{x} = torch.utils.data.DataLoader(ds, batch_size=4)",
+    "opt.zero_grad(set_to_none=False)",
+    "with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False):\n"
+    "    y = {x}(q)",
+    "s = torch.optim.lr_scheduler.StepLR(opt, 30, verbose=False)",
+    "torch.distributed.checkpoint.save_state_dict({x}.state_dict(), writer)",
+    "dt = torch.get_autocast_gpu_dtype(); on = torch.is_autocast_enabled()",
+    "{x} = torch.nn.utils.weight_norm(torch.nn.Linear(2, 2))",
+    "s = {x}.storage()",
 ]
 NAMES = st.sampled_from(["model", "net", "policy", "x", "cfg", "opt", "encoder", "thing"])
 

@@ -87,4 +87,9 @@ def test_unknown_names_in_suppression_comments_are_reported_as_warnings(tmp_path
 def test_known_names_come_from_the_registry():
     from torchfix.rewrite import registry
 
-    assert registry.known_names() == {c.name for c in registry.all_codemods()}
+    names = {c.name for c in registry.all_codemods()}
+    codes = {code for c in registry.all_codemods() for code in registry.codes_of(c)}
+    known = registry.known_names()
+    assert names | codes <= known
+    # Beyond them only prefixes of codes (`TOR1` stands for the TOR1xx rules).
+    assert all(any(code.startswith(name) for code in codes) for name in known - names)

@@ -1,1 +1,2 @@
-"""Codemods about avoidable work in the hot path: allocations, host syncs."""
+"""Codemods about avoidable work in the hot path: allocations, host syncs (some off by
+default, as in TorchFix)."""

@@ -12,19 +12,21 @@ from torchfix.cli.options import SelectOpt, names
 
 
 def list_codemods() -> None:
-    """Show every codemod: name, summary, fix safety, whether it is on by default."""
+    """Show every codemod: name, TorchFix codes, summary, fix safety, default on/off."""
     from rich.table import Table
 
     from torchfix.rewrite import registry
 
     table = Table(header_style="bold")
     table.add_column("name", no_wrap=True)
+    table.add_column("codes", no_wrap=True)
     table.add_column("summary")
     table.add_column("fixes", no_wrap=True)
     table.add_column("default", no_wrap=True)
     for codemod in registry.all_codemods():
         table.add_row(
             codemod.name,
+            ", ".join(registry.codes_of(codemod)),
             codemod.summary,
             codemod.fix_safety,
             "on" if codemod.enabled_by_default else "off",
@@ -72,12 +74,14 @@ def selftest(
     from torchfix.selftest import planned, run_selftest
 
     wanted = names(select)
+    chosen: list[str] | None = None
     try:
+        # TorchFix codes stand for the codemods that carry them.
         if wanted is not None:
-            registry.select(wanted)
+            chosen = [codemod.name for codemod in registry.select(wanted)]
     except registry.UnknownCodemodError as exc:
         usage_error(str(exc))
-    selected = None if wanted is None or registry.ALL_SELECTOR in wanted else wanted
+    selected = None if wanted is None or registry.ALL_SELECTOR in wanted else chosen
     cases, scenarios = planned(selected)
     with ProgressBar(stderr, enabled=True) as progress:
         progress.set_total(len(cases) + len(scenarios))

@@ -32,7 +32,8 @@ from torchfix.model.project import Project
 from torchfix.rewrite.contract import Change, Safety
 
 FOLDER_NAME = ".torchfix_cache"
-_FORMAT = 3  # 2: changes carry their end position; 3: and the project facts they read
+_FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;
+# 4: and their TorchFix code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +98,7 @@ def _encode(result: FileResult) -> dict[str, Any]:
         "format": _FORMAT,
         "changes": [
             [c.codemod, c.line, c.column, c.message, c.safety.value, c.applied, c.end_line,
-             c.end_column]
+             c.end_column, c.code]
             for c in result.changes
         ],
         "error": dataclasses.asdict(result.error) if result.error else None,
@@ -141,13 +142,14 @@ def _decode(entry: Any, path: Path) -> FileResult | None:
 
 def _change(item: Any) -> Change:
     """One change as `_encode` wrote it; TypeError or ValueError if it is not one."""
-    codemod, line, column, message, safety, applied, end_line, end_column = item
+    codemod, line, column, message, safety, applied, end_line, end_column, code = item
     if not (isinstance(codemod, str) and isinstance(message, str)
             and type(line) is int and type(column) is int and isinstance(applied, bool)
-            and isinstance(end_line, int | None) and isinstance(end_column, int | None)):
+            and isinstance(end_line, int | None) and isinstance(end_column, int | None)
+            and isinstance(code, str | None)):
         raise TypeError("not a change")
     return Change(codemod, line, column, message, Safety(safety), applied, end_line,
-                  end_column)
+                  end_column, code)
 
 
 def _fingerprint(settings: EngineSettings) -> str:

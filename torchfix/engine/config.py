@@ -162,7 +162,7 @@ def load_config(path: Path | None) -> Config:
             except registry.UnknownCodemodError as exc:
                 unknown_codemods.append(str(exc))
                 continue
-            options[key] = validate_options(path, codemod, value)
+            options[codemod.name] = validate_options(path, codemod, value)
         else:
             raise ConfigError(f"{path}: unknown key '{key}' in [tool.torchfix]")
     if unknown_codemods:
@@ -278,12 +278,11 @@ def _per_file_ignores(path: Path, value: Any) -> tuple[tuple[str, tuple[str, ...
     for pattern, names in value.items():
         listed = tuple(_string_list(path, f"per-file-ignores.{pattern!r}", names))
         try:
-            registry.select(listed)
+            # Names, TorchFix codes (`TOR4`) and ALL, as the codemod names they stand for.
+            listed = tuple(codemod.name for codemod in registry.select(listed))
         except registry.UnknownCodemodError as exc:
             raise ConfigError(f"{path}: [tool.torchfix] per-file-ignores {pattern!r}: "
                               f"{exc}") from exc
-        if registry.ALL_SELECTOR in listed:
-            listed = tuple(registry.known_names())
         checked.append((pattern.removeprefix("./"), listed))
     return tuple(checked)
 

@@ -166,6 +166,7 @@ def decide(
         decided.append((finding, Change(
             codemod.name, span.line, span.column + 1, finding.message, finding.safety,
             applies(finding.safety, settings.unsafe_fixes), span.end_line, span.end_column + 1,
+            finding.code or (codemod.codes[0] if len(codemod.codes) == 1 else None),
         )))
     decided.sort(key=lambda pair: (pair[1].line, pair[1].column))
     return file, decided

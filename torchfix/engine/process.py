@@ -22,7 +22,7 @@ from torchfix.model.ast_index import forget_trees
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
 from torchfix.rewrite.contract import Change, Codemod
-from torchfix.rewrite.suppressions import MARKER, Suppressions, find_suppressions
+from torchfix.rewrite.suppressions import Suppressions, find_suppressions, may_suppress
 
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
@@ -123,7 +123,7 @@ def _process(data: bytes, path: Path, codemods: Sequence[type[Codemod]],
     if not codemods:
         return FileResult(path)
     text, encoding = decoded
-    suppressions = find_suppressions(text) if MARKER in data else Suppressions()
+    suppressions = find_suppressions(text) if may_suppress(data) else Suppressions()
     if settings.produce_output:
         from torchfix.engine.rewrite_file import rewrite
 

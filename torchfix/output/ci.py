@@ -42,7 +42,7 @@ def github(report: Report, show_all: bool = False) -> str:
             "error" if finding.fails else "warning", message,
             file=report.relative(finding.path), line=change.line, endLine=finding.end_line,
             col=change.column, endColumn=finding.end_column,
-            title=f"torchfix ({change.codemod})",
+            title=f"torchfix ({_named(change.codemod, change.code)})",
         ))
     for problem in report.errors:
         out.append(_command("error", problem.message, file=report.relative(problem.path),
@@ -51,6 +51,12 @@ def github(report: Report, show_all: bool = False) -> str:
         out.append(_command("warning", warning.message, file=report.relative(warning.path),
                             line=warning.line, col=warning.column, title="torchfix"))
     return "".join(out)
+
+
+def _named(codemod: str, code: str | None) -> str:
+    """The codemod, with its TorchFix code where the finding has one ("load-weights-only
+    TOR102"), so a TorchFix user finds the code they know."""
+    return f"{codemod} {code}" if code else codemod
 
 
 def _severity(finding: Finding) -> str:
@@ -71,7 +77,7 @@ def gitlab(report: Report) -> str:
             "\0".join([*key, str(seen[key])]).encode("utf-8", "surrogateescape")
         ).hexdigest()[:32]
         issues.append({
-            "description": f"{change.codemod}: {change.message}",
+            "description": f"{_named(change.codemod, change.code)}: {change.message}",
             "check_name": change.codemod,
             "fingerprint": fingerprint,
             "severity": _severity(finding),

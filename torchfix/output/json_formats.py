@@ -41,6 +41,7 @@ def finding_object(report: Report, finding: Finding) -> dict[str, Any]:
         "end_line": finding.end_line,
         "end_column": finding.end_column,
         "codemod": change.codemod,
+        "code": change.code,
         "message": change.message,
         "safety": change.safety.value,
         "url": finding.url,

@@ -42,7 +42,8 @@ def document(report: Report) -> str:
             },
             "helpUri": registry.docs_url(codemod.name),
             "defaultConfiguration": {"level": "error"},
-            "properties": {"fixes": codemod.fix_safety, "tags": ["pytorch", "torchfix"]},
+            "properties": {"fixes": codemod.fix_safety, "tags": ["pytorch", "torchfix"],
+                           "codes": list(registry.codes_of(codemod))},
         }
         for codemod in codemods
     ]
@@ -95,6 +96,8 @@ def _result(report: Report, finding: Finding, index: dict[str, int]) -> dict[str
         }],
         "properties": {"safety": change.safety.value, "fails": finding.fails},
     }
+    if change.code is not None:
+        result["properties"]["code"] = change.code
     if change.codemod in index:
         result["ruleIndex"] = index[change.codemod]
     if finding.edits:

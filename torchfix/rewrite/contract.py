@@ -53,6 +53,8 @@ class Change:
     # character (SARIF's convention). None where unknown (results from older caches).
     end_line: int | None = None
     end_column: int | None = None
+    # The TorchFix code of the finding ("TOR102"), where its codemod carries one.
+    code: str | None = None
 
 
 def applies(safety: Safety, unsafe_fixes: bool) -> bool:
@@ -184,6 +186,8 @@ class Finding:
     safety: Safety = Safety.SAFE
     edits: tuple[Edit, ...] = ()  # for codemods without an editor of their own
     data: Any = None  # for codemods with an `editor`: what to do here, in its own terms
+    # Which of the codemod's TorchFix `codes` this is ("TOR004"); None: its only code.
+    code: str | None = None
 
 
 # -- what a codemod is told about the file ---------------------------------------------------

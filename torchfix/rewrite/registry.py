@@ -12,6 +12,9 @@ from torchfix import PROJECT_URL
 from torchfix.rewrite.contract import Codemod
 
 ALL_SELECTOR = "ALL"
+# A TorchFix code or a prefix of one: letters, then digits ("TOR", "TOR1", "TOR102").
+_CODE = re.compile(r"[A-Z]+[0-9]*")
+_CODE_PREFIX = re.compile(r"[A-Z]+")
 
 
 class UnknownCodemodError(ValueError):
@@ -37,13 +40,52 @@ def all_codemods() -> tuple[type[Codemod], ...]:
     return codemods
 
 
+_by_name: list[tuple[tuple[type[Codemod], ...], dict[str, type[Codemod]]]] = []
+
+
 def by_name() -> dict[str, type[Codemod]]:
-    return {codemod.name: codemod for codemod in all_codemods()}
+    """Every codemod by its name (made once per set of codemods: the engine asks per file
+    for every selected codemod). Do not change the dict returned."""
+    codemods = all_codemods()
+    if not _by_name or _by_name[0][0] is not codemods:
+        _by_name[:] = [(codemods, {codemod.name: codemod for codemod in codemods})]
+    return _by_name[0][1]
+
+
+def codes_of(codemod: type[Codemod]) -> tuple[str, ...]:
+    """The TorchFix codes a codemod carries ("TOR102"); () for torchfix's own rules."""
+    return tuple(getattr(codemod, "codes", ()))
+
+
+def by_code(selector: str) -> list[type[Codemod]]:
+    """The codemods a TorchFix code stands for, in run order.
+
+    As in TorchFix's `--select` (and flake8's `# noqa`), a code selects every rule whose
+    code starts with it: `TOR102` one rule, `TOR1` the TOR1xx family, `TOR` all of them.
+    """
+    if not _CODE.fullmatch(selector):
+        return []
+    return [c for c in all_codemods() if any(code.startswith(selector) for code in codes_of(c))]
 
 
 def known_names() -> frozenset[str]:
-    """Every name that may stand for a codemod in a selection or a suppression comment."""
-    return frozenset(by_name())
+    """Every name that may stand for a codemod in a selection or a suppression comment:
+    the codemods' names, their TorchFix codes and the prefixes of those codes."""
+    names = set(by_name())
+    for codemod in all_codemods():
+        for code in codes_of(codemod):
+            prefix = _CODE_PREFIX.match(code)
+            start = prefix.end() if prefix else len(code)
+            names.update(code[:end] for end in range(start, len(code) + 1))
+    return frozenset(names)
+
+
+def expand(name: str) -> list[str]:
+    """The codemod names `name` (a codemod's name or a TorchFix code) stands for; [] if
+    none."""
+    if name in by_name():
+        return [name]
+    return [codemod.name for codemod in by_code(name)]
 
 
 def docs_url(name: str) -> str:
@@ -54,10 +96,17 @@ def docs_url(name: str) -> str:
 
 
 def get(name: str) -> type[Codemod]:
+    """The codemod called `name`, or the one codemod carrying the TorchFix code `name`."""
     known = by_name()
-    if name not in known:
-        raise UnknownCodemodError(_unknown_message(name, known))
-    return known[name]
+    if name in known:
+        return known[name]
+    coded = [codemod for codemod in by_code(name) if name in codes_of(codemod)]
+    if len(coded) == 1:
+        return coded[0]
+    if coded:
+        raise UnknownCodemodError(f"'{name}' is the TorchFix code of several codemods: "
+                                  f"{', '.join(c.name for c in coded)}; name one of them")
+    raise UnknownCodemodError(_unknown_message(name, known))
 
 
 def select(
@@ -86,10 +135,11 @@ def _check_names(names: Iterable[str], known: dict[str, type[Codemod]]) -> list[
     for name in names:
         if name == ALL_SELECTOR:
             checked.extend(known)
-        elif name not in known:
+            continue
+        expanded = expand(name)
+        if not expanded:
             raise UnknownCodemodError(_unknown_message(name, known))
-        else:
-            checked.append(name)
+        checked.extend(expanded)
     return checked
 
 

@@ -120,6 +120,10 @@ def _pair_else(
         if len(nodes) != 1:
             raise _Mismatch
         _pair_compound(orelse, nodes[0], spans)
+        # Not a statement of its own to libcst: written alone it would start with `if`,
+        # not `elif`, and every column of its test would be 2 off. Its `if` (which has a
+        # span) stands for it; its blocks' statements keep theirs.
+        del spans[orelse]
     else:
         _pair_block(orelse.body, nodes, spans)
 

@@ -1,4 +1,5 @@
-"""Suppression comments: `# torchfix: ignore` and `# torchfix: ignore[name, ...]`.
+"""Suppression comments: `# torchfix: ignore`, `# torchfix: ignore[name, ...]` and, for
+the rules that carry TorchFix codes, flake8's `# noqa` and `# noqa: TOR102, ...`.
 
 A comment applies to the line it is on. A change is suppressed when such a comment sits on
 the first or the last line of the code it would edit, so both of these work:
@@ -7,6 +8,12 @@ the first or the last line of the code it would edit, so both of these work:
     model.load_state_dict(
         sd,
     )  # torchfix: ignore
+
+Names in `ignore[...]` are codemod names or TorchFix codes. `# noqa` comments are read
+the way flake8 read them for TorchFix: a code suppresses every rule whose code starts
+with it (`TOR1` the TOR1xx rules), codes of other tools (`E501`) are passed over, and a
+bare `# noqa` suppresses every rule that has a TorchFix code, never torchfix's own rules
+(a `# noqa` written for another linter must not silence them).
 """
 
 from __future__ import annotations
@@ -18,8 +25,18 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 MARKER = b"torchfix:"
+# A noqa comment that may concern a TorchFix code: bare, or naming a TOR code on its line.
+_NOQA_BYTES = re.compile(rb"#\s*(?i:noqa)(?:(?!\s*:)|\s*:[^\n]*TOR)")
 _DIRECTIVE = re.compile(r"#\s*torchfix:\s*ignore\b(?:\[(?P<names>[^\]]*)\])?")
+# flake8's form: bare noqa, or noqa followed by a colon and codes (`E501,TOR102`).
+_NOQA = re.compile(r"#\s*noqa\b(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?",
+                   re.IGNORECASE)
 ALL = frozenset({"*"})
+
+
+def may_suppress(data: bytes) -> bool:
+    """Whether the file's bytes may hold a suppression comment (a cheap first look)."""
+    return MARKER in data or _NOQA_BYTES.search(data) is not None
 
 
 @dataclass(frozen=True)
@@ -40,8 +57,29 @@ class Suppressions:
 
 
 def find_suppressions(text: str) -> Suppressions:
-    """Collect suppression comments from real comment tokens (never from strings)."""
-    return Suppressions({line: names for line, _column, names in _directives(text)})
+    """Collect suppression comments from real comment tokens (never from strings).
+
+    TorchFix codes are resolved to the names of the codemods they stand for.
+    """
+    by_line: dict[int, frozenset[str]] = {}
+    for line, _column, names in _directives(text, noqa=True):
+        if names is not ALL:
+            names = _resolved(names)
+        previous = by_line.get(line)
+        if previous is not None:
+            names = ALL if ALL in (previous, names) else previous | names
+        by_line[line] = names
+    return Suppressions(by_line)
+
+
+def _resolved(names: frozenset[str]) -> frozenset[str]:
+    from torchfix.rewrite.registry import expand
+
+    resolved = set()
+    for name in names:
+        expanded = expand(name)
+        resolved.update(expanded if expanded else [name])
+    return frozenset(resolved)
 
 
 def unknown_names(data: bytes, known: Collection[str]) -> list[tuple[int, int, str]]:
@@ -61,8 +99,9 @@ def unknown_names(data: bytes, known: Collection[str]) -> list[tuple[int, int, s
     ]
 
 
-def _directives(text: str) -> list[tuple[int, int, frozenset[str]]]:
-    """(line, 1-based column, names or ALL) of every suppression comment."""
+def _directives(text: str, noqa: bool = False) -> list[tuple[int, int, frozenset[str]]]:
+    """(line, 1-based column, names or ALL) of every suppression comment; with `noqa`,
+    flake8's comments too (their codes, or every TorchFix code for a bare `# noqa`)."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
@@ -71,6 +110,10 @@ def _directives(text: str) -> list[tuple[int, int, frozenset[str]]]:
     for token in tokens:
         if token.type != tokenize.COMMENT:
             continue
+        if noqa:
+            codes = _noqa_codes(token.string)
+            if codes:
+                found.append((token.start[0], token.start[1] + 1, codes))
         match = _DIRECTIVE.search(token.string)
         if match is None:
             continue
@@ -82,3 +125,18 @@ def _directives(text: str) -> list[tuple[int, int, frozenset[str]]]:
                 name.strip() for name in names.split(",") if name.strip()
             )))
     return found
+
+
+def _noqa_codes(comment: str) -> frozenset[str]:
+    """The TorchFix codes a `# noqa` comment names: those listed, or for a bare `# noqa`
+    every code a codemod carries; empty when it names only other tools' codes."""
+    match = _NOQA.search(comment)
+    if match is None:
+        return frozenset()
+    from torchfix.rewrite.registry import all_codemods, by_code, codes_of
+
+    listed = match.group("codes")
+    if listed is None:
+        return frozenset(code for codemod in all_codemods() for code in codes_of(codemod))
+    return frozenset(code for code in re.split(r"[,\s]+", listed.strip())
+                     if code and by_code(code))

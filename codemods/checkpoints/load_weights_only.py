@@ -1,0 +1,193 @@
+"""load-weights-only: pass `weights_only` to `torch.load` (TorchFix TOR102)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.semantic import Binding, BindingKind, SemanticModel
+from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
+
+from ..prefilter import TORCH, calls_by_name, from_package
+
+# Tensor attributes and methods no nn.Module or plain container has: a value used through
+# them is a tensor. (`.to()`, `.cuda()`, `.float()` are not among them: modules have them,
+# and `model = torch.load(path).to(device)` loads a whole pickled module.)
+TENSOR_ONLY = frozenset({
+    "numpy", "item", "tolist", "shape", "dtype", "size", "dim", "ndim", "numel", "view",
+    "reshape", "unsqueeze", "squeeze", "permute", "transpose", "detach", "contiguous",
+})
+# torch functions whose arguments need not be tensors: they make tensors from data (NumPy
+# arrays, lists), pickle objects or wrap modules. Other torch functions take tensors.
+_NOT_TENSOR_FUNCTIONS = ("torch.save", "torch.load", "torch.from_numpy", "torch.as_tensor",
+                         "torch.asarray", "torch.tensor", "torch.nn.", "torch.jit.",
+                         "torch.compile", "torch.utils.", "torch.optim.", "torch.distributed.")
+_DEPTH = 4
+SINCE = (1, 13)  # torch.load's weights_only
+
+
+class LoadWeightsOnly(Codemod):
+    """Pass `weights_only=True` to `torch.load` where the file can only hold weights.
+
+    ## What it does
+    `torch.load(path)` without `weights_only` gets `weights_only=True`. Where the loaded
+    object is only given to `load_state_dict` (directly, by a name, or through
+    `ckpt["model"]` / `ckpt.get("model")`) or used as a tensor (`.shape`, `.numpy()`,
+    `torch.cat([...])`), the fix is safe; elsewhere it is unsafe, and with a custom
+    `pickle_module` it is only reported.
+
+    ## Why
+    A checkpoint loaded with full pickling runs any code the file carries: loading a
+    downloaded `.pt` file is running a stranger's program. torch 2.6 made
+    `weights_only=True` the default, so code that relied on loading arbitrary objects now
+    fails there, and code run on older torch is still exposed. Saying it explicitly keeps
+    both versions safe and the behaviour the same on every torch. TorchFix reported this
+    as TOR102 and added `weights_only=True` everywhere.
+
+    ## Example
+    ```python
+    ckpt = torch.load(path, map_location="cpu")
+    model.load_state_dict(ckpt["model"])
+    optimizer.load_state_dict(ckpt["optimizer"])
+    ```
+    becomes
+    ```python
+    ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    ```
+
+    ## Fix safety
+    `weights_only=True` refuses files holding objects other than tensors, primitive
+    types and plain containers of them (an `argparse.Namespace`, a NumPy array, a whole
+    pickled `nn.Module`). State dicts of modules, optimizers, schedulers and scalers never
+    hold such objects, so the fix is **safe** where the semantic model shows the result
+    feeds only `load_state_dict` or tensor operations (every read of the name it is bound
+    to, in its scope). Anything else (the result is returned, stored on `self`, indexed
+    and kept, `.to(device)`, which modules have too) makes it **unsafe**: check what the
+    files hold; for trusted files that hold more, pass `weights_only=False`.
+    With `pickle_module=` (a custom unpickler) there is no fix: choose by hand.
+    Calls that pass `**kwargs` (which may carry it) are left alone. The parameter needs
+    torch >= 1.13: below the project's torch floor the call is reported.
+    """
+
+    name = "load-weights-only"
+    summary = "Pass weights_only=True to torch.load where the file can only hold weights."
+    triggers = (b"torch.load", b".load(", b"import load")
+    fix_safety = "safe, unsafe"
+    codes = ("TOR102",)
+    family = "checkpoints"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _load_calls(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        model = file.semantic
+        floor = file.min_torch()
+        for call in _load_calls(file.tree):
+            if model.qualified_name(call.func) != "torch.load":
+                continue
+            keywords = {k.arg for k in call.keywords}
+            if None in keywords or "weights_only" in keywords or any(
+                    isinstance(a, ast.Starred) for a in call.args):
+                continue
+            if len(call.args) >= 3 or "pickle_module" in keywords:
+                yield Finding(call, "torch.load with a custom pickle_module: weights_only=True "
+                              "cannot use it; choose weights_only by hand", Safety.MANUAL)
+                continue
+            if floor is not None and floor < SINCE:
+                yield Finding(call, "torch.load without weights_only: the parameter needs "
+                              f"torch >= 1.13, and the project supports torch "
+                              f"{floor[0]}.{floor[1]}", Safety.MANUAL)
+                continue
+            fix = (AddKeyword(call, "weights_only", "True"),)
+            if _only_weights(model, call, _DEPTH, set()):
+                yield Finding(call, "pass weights_only=True to torch.load: the result only "
+                              "feeds load_state_dict or tensors", Safety.SAFE, fix)
+            else:
+                yield Finding(call, "pass weights_only=True to torch.load if the file holds "
+                              "tensors and plain containers only (the default since torch "
+                              "2.6); trusted files holding more need weights_only=False",
+                              Safety.UNSAFE, fix)
+
+
+def _load_calls(tree: ast.Module) -> list[ast.Call]:
+    """Calls that may be torch.load: `<anything>.load(...)`, `load(...)`, and calls of the
+    names `from torch import load as ...` binds."""
+    names = {"load"} | {
+        alias.asname for node in nodes_of(tree, ast.ImportFrom) if node.module == "torch"
+        for alias in node.names if alias.name == "load" and alias.asname
+    }
+    index = calls_by_name(tree)
+    found = [
+        call for name in names for call in index.get(name, ())
+        if (isinstance(call.func, ast.Attribute) or name != "load" or call.func.id == "load")
+        and from_package(tree, call.func, TORCH)
+        and not any(k.arg in ("weights_only", None) for k in call.keywords)
+    ]
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
+
+
+def _is_load_state_dict(call: ast.AST) -> bool:
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("load_state_dict", "set_state_dict"))
+
+
+def _only_weights(model: SemanticModel, node: ast.expr, depth: int, seen: set[int]) -> bool:
+    """Whether the value of `node` is only used as a state dict or as a tensor."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Call):
+        if any(arg is node for arg in parent.args):
+            if _is_load_state_dict(parent):
+                return True
+            meaning = model.qualified_name(parent.func)
+            return (meaning is not None and meaning.startswith("torch.")
+                    and not meaning.startswith(_NOT_TENSOR_FUNCTIONS)
+                    and not meaning.endswith("Tensor"))  # torch.FloatTensor(data)
+        return False
+    if isinstance(parent, ast.keyword) and parent.arg == "state_dict":
+        return _is_load_state_dict(model.parent(parent))
+    if isinstance(parent, (ast.List, ast.Tuple)) and isinstance(model.parent(parent), ast.Call):
+        call = model.parent(parent)
+        meaning = model.qualified_name(call.func)  # type: ignore[union-attr]
+        return meaning in ("torch.cat", "torch.stack", "torch.concat", "torch.hstack",
+                           "torch.vstack")
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return depth > 0 and _only_weights(model, parent, depth - 1, seen)  # ckpt["model"]
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        if parent.attr in TENSOR_ONLY:
+            return True
+        grand = model.parent(parent)
+        if parent.attr in ("get", "pop") and isinstance(grand, ast.Call) and grand.func is parent:
+            return depth > 0 and _only_weights(model, grand, depth - 1, seen)  # ckpt.get("x")
+        return parent.attr == "keys" and isinstance(grand, ast.Call)  # reads the keys only
+    if isinstance(parent, ast.Compare) and any(c is node for c in parent.comparators):
+        return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)  # "model" in ckpt
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return False
+        return _name_only_weights(model, targets[0], depth, seen)
+    return False
+
+
+def _name_only_weights(model: SemanticModel, target: ast.Name, depth: int,
+                       seen: set[int]) -> bool:
+    """Every read of the name `target` binds (in its scope) uses it as weights."""
+    binding = _binding_at(model, target)
+    if binding is None or binding.scope is model.module_scope:
+        return False  # a module-level name: other modules may import it
+    if id(binding) in seen:
+        return True  # `ckpt = ckpt["model"]`: this name is being checked already
+    seen.add(id(binding))
+    reads = model.references(binding)
+    if not reads or depth <= 0:
+        return False
+    return all(_only_weights(model, read, depth - 1, seen) for read in reads)
+
+
+def _binding_at(model: SemanticModel, target: ast.Name) -> Binding | None:
+    scope = model.scope_of(target)
+    return next((b for b in scope.local(target.id)
+                 if b.node is target and b.kind is BindingKind.ASSIGNMENT), None)

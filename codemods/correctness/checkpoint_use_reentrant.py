@@ -1,0 +1,109 @@
+"""checkpoint-use-reentrant: pass `use_reentrant` to torch.utils.checkpoint (TorchFix TOR003)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Option, Safety
+
+from ..prefilter import torch_calls
+
+FUNCTIONS = ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential")
+# checkpoint()'s own keywords that the reentrant variant accepts; any other keyword
+# (context_fn, debug, or arguments for the function) needs use_reentrant=False.
+REENTRANT_KEYWORDS = frozenset({"preserve_rng_state", "determinism_check", "early_stop"})
+SINCE = (1, 11)
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("checkpoint-use-reentrant: use-reentrant must be true or false")
+    return value
+
+
+class CheckpointUseReentrant(Codemod):
+    """Pass `use_reentrant` to `torch.utils.checkpoint` explicitly.
+
+    ## What it does
+    `checkpoint(fn, *args)` and `checkpoint_sequential(...)` without `use_reentrant` get
+    `use_reentrant=True`: the variant torch uses today when none is given, now written
+    down. With the option `use-reentrant = false` they get `use_reentrant=False`, the
+    variant torch recommends, as an unsafe fix.
+
+    ## Why
+    Without it, every call warns, and torch has announced that leaving it out will
+    become an error. The two variants differ in ways that matter: the reentrant one
+    computes no gradients for the block's parameters when none of its tensor inputs
+    requires grad (a frozen embedding in front of it, say), does not support
+    `torch.autograd.grad` or keyword arguments to the function, and needs
+    `preserve_rng_state` for dropout to replay.
+
+    ## Example
+    ```python
+    hidden = checkpoint(self.block, hidden)
+    ```
+    becomes
+    ```python
+    hidden = checkpoint(self.block, hidden, use_reentrant=True)
+    ```
+
+    ## Fix safety
+    `use_reentrant=True` is what the call does today: **safe**. `use_reentrant=False`
+    (option `use-reentrant = false`) changes which gradients are computed and how memory
+    is used: **unsafe**, for a person to test. A call that passes other keywords
+    (`context_fn=`, arguments for the function) only works with `use_reentrant=False`
+    and is reported; one that passes `**kwargs` is left alone. TorchFix code: TOR003
+    (TorchFix's fix wrote `use_reentrant=False`).
+    """
+
+    name = "checkpoint-use-reentrant"
+    summary = "Pass use_reentrant to torch.utils.checkpoint explicitly (True keeps today's)."
+    # Any use imports torch.utils.checkpoint, or names it in full.
+    triggers = (b"utils.checkpoint", b"utils import checkpoint")
+    fix_safety = "safe, unsafe"
+    codes = ("TOR003",)
+    family = "correctness"
+    options = (
+        Option("use-reentrant", True, "The value to write: true keeps today's behaviour "
+               "(safe); false is the recommended variant (an unsafe fix).", check=_flag),
+    )
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _calls(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        value = bool(file.option("use-reentrant", cls))
+        floor = file.min_torch()
+        for call in _calls(file.tree):
+            if file.semantic.qualified_name(call.func) not in FUNCTIONS:
+                continue
+            keywords = {k.arg for k in call.keywords}
+            if "use_reentrant" in keywords or None in keywords:
+                continue
+            if floor is not None and floor < SINCE:
+                yield Finding(call, "pass use_reentrant explicitly (it needs torch >= 1.11, "
+                              f"and the project supports torch {floor[0]}.{floor[1]})",
+                              Safety.MANUAL)
+                continue
+            other = sorted(keywords - REENTRANT_KEYWORDS - {"segments"})
+            if other and value:
+                yield Finding(call, f"`{other[0]}=` only works with use_reentrant=False: "
+                              "pass it", Safety.MANUAL)
+                continue
+            if value:
+                yield Finding(call, "pass use_reentrant=True: what the call does today, "
+                              "without the warning (False is recommended, after testing)",
+                              Safety.SAFE, (AddKeyword(call, "use_reentrant", "True"),))
+            else:
+                yield Finding(call, "pass use_reentrant=False: gradients now also reach "
+                              "parameters when no input requires grad; test the change",
+                              Safety.UNSAFE, (AddKeyword(call, "use_reentrant", "False"),))
+
+
+def _calls(tree: ast.Module) -> list[ast.Call]:
+    names = ("checkpoint", "checkpoint_sequential")
+    return [call for call in torch_calls(tree, names)
+            if not any(k.arg in ("use_reentrant", None) for k in call.keywords)]

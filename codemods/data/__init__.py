@@ -1,0 +1,1 @@
+"""Codemods about datasets, data loaders and collation."""

@@ -1,0 +1,638 @@
+"""The deprecation engine: rows of the catalogue, found in one file, as findings.
+
+A row names an old torch name and its replacement. The engine finds every way a file can
+reach the old name, on CPython's tree and the semantic model:
+
+- attribute chains through any alias (`torch.qr`, `th.qr`, `t = torch; t.qr`), called
+  or used as values (`fn = torch.ger`, `map(torch.ger, ...)`);
+- `from` imports (`from torch import ger [as g]`) and the names they bind;
+- moved modules (`import torch.distributed._tensor as dt`, `from ... import DTensor`);
+- Tensor methods (`x.storage()`), reported only.
+
+Each use becomes one finding (code `use`), each import one (code `imported`), with the
+fix the row allows: a rename everywhere, a call rewrite where the arguments allow it, or
+a report with what to do. A replacement newer than the project's torch floor is reported,
+never written. Fixes spell the new name the way the file reaches the old one
+(`codemods.spelling`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.model.semantic import Binding, BindingKind
+from torchfix.rewrite.contract import (
+    AddKeyword,
+    Edit,
+    FileContext,
+    Finding,
+    RemoveImport,
+    RenameKeyword,
+    ReplaceNode,
+    Safety,
+)
+
+from ..prefilter import attributes_by_name, calls_by_name, from_package, guess
+from ..spelling import Spelling, name_is_free, refer
+from .catalogue import Entry
+
+VERBS = {"removed": "was removed from torch", "deprecated": "is deprecated",
+         "non-public": "is not public"}
+# Names that are common words in other code (`x.norm()`, `range(n)`, `linalg.solve`):
+# their triggers are `torch.<name>`, `import <name>` (the first name of a `from` import)
+# and `torch as ` (`import torch as th`, for `th.norm(x)`: about 1% of the files that
+# import torch), not `.norm`, which would parse every file that calls a tensor's
+# `.norm()`. Only a file that reaches them through a plain assignment (`t = torch`) and
+# holds no other trigger of the codemod is not looked at.
+_COMMON_WORDS = frozenset({"qr", "ger", "norm", "range", "svd", "lu", "solve"})
+
+
+@dataclass(frozen=True)
+class Codes:
+    use: str  # a use of the old name ("TOR101")
+    imported: str  # an import of it ("TOR103")
+
+
+@dataclass(frozen=True)
+class _Fix:
+    edits: tuple[Edit, ...]
+    safety: Safety
+
+
+class Table:
+    """The rows one codemod acts on, indexed for the prefilter and the file's tree."""
+
+    def __init__(self, entries: Sequence[Entry], codes: Codes) -> None:
+        self.codes = codes
+        self.symbols = {e.name: e for e in entries if e.fix != "module" and not e.method}
+        self.modules = {e.name: e for e in entries if e.fix == "module"}
+        self.methods = {e.last: e for e in entries if e.method}
+        self.lasts = frozenset(e.last for e in self.symbols.values()) | frozenset(
+            module.rsplit(".", 1)[-1] for module in self.modules)
+        self.tops = frozenset(name.split(".")[0] for name in [*self.symbols, *self.modules])
+        # Names a fix writes: a call whose arguments hold one is left to a second look.
+        self._involved = frozenset(self.symbols) | frozenset(
+            e.replacement for e in self.symbols.values() if e.replacement)
+
+    # -- the prefilter -------------------------------------------------------------------
+
+    def triggers(self) -> tuple[bytes, ...]:
+        """Bytes one of which every file using a row contains (few of them: every file of
+        a run is searched for each)."""
+        found: set[bytes] = set()
+        for entry in self.symbols.values():
+            top, last = entry.name.split(".")[0], entry.last
+            if entry.trigger:
+                found.add(entry.trigger.encode())
+            elif top != "torch":
+                found.add(top.encode())  # every use imports the package by its name
+            elif last in _COMMON_WORDS:
+                found.update({b"torch." + last.encode(), b"import " + last.encode(),
+                              b"torch as "})
+            else:
+                found.add(last.encode())
+        for module, entry in self.modules.items():
+            part = module.rsplit(".", 1)[-1]
+            found.update({entry.trigger.encode()} if entry.trigger else {
+                b"." + part.encode(), b"import " + part.encode()})
+        found.update(b"." + name.encode() + b"()" for name in self.methods)
+        # A trigger that holds another is never needed: the shorter one matches first.
+        return tuple(sorted(t for t in found if not any(o != t and o in t for o in found)))
+
+    def candidate_lines(self, tree: ast.Module) -> set[int]:
+        lines: set[int] = set()
+        lasts = self.lasts
+        attributes = attributes_by_name(tree)
+        for last in lasts:
+            for node in attributes.get(last, ()):
+                if self._may_be_old(tree, node):
+                    lines.add(node.lineno)
+        for node in nodes_of(tree, ast.ImportFrom):
+            module = node.module or ""
+            if module.split(".")[0] in self.tops and (
+                    any(alias.name in lasts for alias in node.names) or self._module_row(module)):
+                lines.add(node.lineno)
+        for node in nodes_of(tree, ast.Import):
+            if any(alias.name.split(".")[0] in self.tops and (
+                    self._module_row(alias.name) or alias.name in self.tops)
+                   for alias in node.names):
+                lines.add(node.lineno)
+        calls = calls_by_name(tree)
+        for method in self.methods:
+            lines.update(call.lineno for call in calls.get(method, ())
+                         if isinstance(call.func, ast.Attribute))
+        return lines
+
+    def _may_be_old(self, tree: ast.Module, node: ast.Attribute) -> bool:
+        """A first look, by the file's imports, before the semantic model is asked:
+        `torch.linalg.solve` is not `torch.solve`, `x.norm()` not `torch.norm`."""
+        if not from_package(tree, node, self.tops):
+            return False
+        named = guess(tree, node)
+        return named is None or named in self.symbols or any(
+            named == module or named.startswith(module + ".") for module in self.modules)
+
+    def _module_row(self, module: str) -> Entry | None:
+        for name, entry in self.modules.items():
+            if module == name or module.startswith(name + "."):
+                return entry
+        return None
+
+    # -- the decisions -------------------------------------------------------------------
+
+    def check(self, file: FileContext) -> Iterator[Finding]:
+        handled: set[int] = set()  # uses decided through their import
+        for node in nodes_of(file.tree, ast.ImportFrom):
+            yield from self._from_import(file, node, handled)
+        for node in nodes_of(file.tree, ast.Import):
+            yield from self._import(file, node, handled)
+        attributes = attributes_by_name(file.tree)
+        for node in sorted((node for last in self.lasts for node in attributes.get(last, ())),
+                           key=lambda node: (node.lineno, node.col_offset)):
+            if (id(node) not in handled and isinstance(node.ctx, ast.Load)
+                    and self._may_be_old(file.tree, node)):
+                yield from self._attribute(file, node)
+        calls = calls_by_name(file.tree)
+        for method in self.methods:
+            for call in calls.get(method, ()):
+                yield from self._method(file, call)
+
+    def _message(self, entry: Entry, detail: str = "") -> str:
+        text = f"{entry.name} {VERBS[entry.status]}"
+        if entry.replacement:
+            text += f": use {entry.replacement}"
+        if detail:
+            text += f" ({detail})"
+        elif entry.note and (entry.fix == "report" or entry.safety is Safety.UNSAFE):
+            text += f"; {entry.note}"
+        return text
+
+    def _too_new(self, file: FileContext, entry: Entry) -> str | None:
+        floor = file.min_torch()
+        if entry.since is None or floor is None or floor >= entry.since:
+            return None
+        return (f"{entry.replacement} needs torch >= {entry.since_text}, and the project "
+                f"supports torch {floor[0]}.{floor[1]}")
+
+    # -- attribute chains ----------------------------------------------------------------
+
+    def _attribute(self, file: FileContext, node: ast.Attribute) -> Iterator[Finding]:
+        model = file.semantic
+        meaning = model.qualified_name(node)
+        if meaning is None:
+            return
+        entry = self.symbols.get(meaning)
+        if entry is not None:
+            if not model.in_type_checking_block(node):
+                yield from self._use(file, entry, node, lambda: self._spell_chain(
+                    file, entry, node))
+            return
+        module = self.modules.get(meaning)
+        if module is not None:
+            yield self._module_use(file, module, node)
+
+    @staticmethod
+    def _spell_chain(file: FileContext, entry: Entry, node: ast.Attribute) -> Spelling | None:
+        """The replacement written where `node` (`functorch.vmap`) is; an `import functorch`
+        the new spelling no longer goes through is dropped once nothing uses it."""
+        spelled = refer(file, node, entry.replacement or "", via=node.value,
+                        module_import=entry.imports)
+        base = _base_name(node)
+        if spelled is None or base is None or spelled.text.startswith(base.id + "."):
+            return spelled
+        binding = file.semantic.binding(base)
+        if binding is None or binding.kind is not BindingKind.IMPORT:
+            return spelled
+        module = binding.qualified_name or base.id
+        alias = binding.name if binding.name != module.split(".")[0] else None
+        return Spelling(spelled.text, (*spelled.imports, RemoveImport(module, None, alias)))
+
+    def _module_use(self, file: FileContext, entry: Entry, node: ast.Attribute) -> Finding:
+        """`torch.distributed._tensor.DTensor`: the module part moves."""
+        parent = file.semantic.parent(node)
+        member = parent.attr if isinstance(parent, ast.Attribute) and parent.value is node \
+            else None
+        problem = self._too_new(file, entry)
+        if member is None or member not in entry.names:
+            problem = problem or (f"{member} is not among the names {entry.replacement} has"
+                                  if member else "the module itself is used")
+        if problem:
+            return Finding(node, self._message(entry, problem), Safety.MANUAL,
+                           code=self.codes.use)
+        spelled = refer(file, node, entry.replacement or "", via=node.value,
+                        module_import=entry.imports)
+        if spelled is None:
+            return Finding(node, self._message(entry, "its name is taken here"), Safety.MANUAL,
+                           code=self.codes.use)
+        return Finding(node, self._message(entry), entry.safety,
+                       (ReplaceNode(node, spelled.text), *spelled.imports), code=self.codes.use)
+
+    # -- one use of an old name ------------------------------------------------------------
+
+    def _use(self, file: FileContext, entry: Entry, node: ast.expr,
+             spell: Callable[[], Spelling | None]) -> Iterator[Finding]:
+        """A use (call or value) of the old name written as `node`."""
+        code = self.codes.use
+        fix = self._fix(file, entry, node, spell)
+        if isinstance(fix, str):
+            yield Finding(node, self._message(entry, fix), Safety.MANUAL, code=code)
+            return
+        yield Finding(node, self._message(entry), fix.safety, fix.edits, code=code)
+
+    def _fix(self, file: FileContext, entry: Entry, node: ast.expr,
+             spell: Callable[[], Spelling | None]) -> _Fix | str:
+        """How to fix the use `node`, or why it is only reported ("": the row says)."""
+        if entry.fix == "report":
+            return ""
+        problem = self._too_new(file, entry)
+        if problem:
+            return problem
+        parent = file.semantic.parent(node)
+        call = parent if isinstance(parent, ast.Call) and parent.func is node else None
+        if call is None and entry.fix != "rename":
+            return (f"used as a value, not called: {entry.replacement} takes other "
+                    "arguments, so change it by hand")
+        spelled = spell()
+        if spelled is None:
+            return f"a name {entry.replacement} needs is taken in this file"
+        rename = (ReplaceNode(node, spelled.text),) if spelled.text != file.source(node) else ()
+        if call is None or entry.fix == "rename":
+            return _Fix((*rename, *spelled.imports), entry.safety)
+        fixer = _CALL_FIXES[entry.fix]
+        found = fixer(file, entry, call, spelled.text, self._involved)
+        if isinstance(found, str):
+            return found
+        return _Fix((*rename, *found.edits, *spelled.imports), found.safety)
+
+    # -- `from` imports ------------------------------------------------------------------
+
+    def _from_import(self, file: FileContext, node: ast.ImportFrom, handled: set[int]
+                     ) -> Iterator[Finding]:
+        if node.level or not node.module or node.module.split(".")[0] not in self.tops:
+            return
+        module_entry = self._module_row(node.module)
+        if module_entry is not None:
+            yield from self._from_moved_module(file, node, module_entry)
+            return
+        for alias in node.names:
+            moved = self.modules.get(f"{node.module}.{alias.name}")
+            if moved is not None:
+                yield Finding(node, self._message(moved, "the module itself is imported"),
+                              Safety.MANUAL, code=self.codes.imported)
+        rows = [(alias, self.symbols.get(f"{node.module}.{alias.name}")) for alias in node.names]
+        if not any(entry for _, entry in rows):
+            return
+        model = file.semantic  # built only for files that import an old name
+        if model.in_type_checking_block(node):
+            return
+        plans = []
+        for alias, entry in rows:
+            if entry is None:
+                continue
+            binding = _binding_of(file, alias)
+            if binding is None or len(binding.scope.local(binding.name)) > 1:
+                continue  # bound twice (a fallback for old torch): a choice made on purpose
+            references = model.references(binding)
+            handled.update(id(reference) for reference in references)
+            plans.append((alias, entry, binding, references))
+        if not plans:
+            return
+        in_place = self._rewrite_in_place(file, node, rows, plans)
+        if in_place is not None:
+            yield from in_place
+            return
+        for alias, entry, _binding, references in plans:
+            uses = [finding for reference in references
+                    for finding in self._use(file, entry, reference, lambda r=reference, e=entry:
+                                             refer(file, r, e.replacement or "",
+                                                   module_import=e.imports))]
+            yield from uses
+            # The import goes once every use is fixed; the finding at it says so.
+            kept = not uses or any(f.safety is Safety.MANUAL for f in uses)
+            if kept:
+                detail = self._too_new(file, entry) or (
+                    "" if uses else "imported here and not used: import the replacement")
+                yield Finding(node, self._message(entry, detail), Safety.MANUAL,
+                              code=self.codes.imported)
+            else:
+                safety = Safety.UNSAFE if any(f.safety is Safety.UNSAFE for f in uses) \
+                    else Safety.SAFE
+                yield Finding(node, self._message(entry), safety,
+                              (RemoveImport(node.module, alias.name, alias.asname),),
+                              code=self.codes.imported)
+
+    def _rewrite_in_place(self, file: FileContext, node: ast.ImportFrom,
+                          rows: list[tuple[ast.alias, Entry | None]],
+                          plans: list[tuple[ast.alias, Entry, Binding, list[ast.Name]]]
+                          ) -> list[Finding] | None:
+        """`from functorch import vmap` → `from torch.func import vmap`, its uses kept (or
+        renamed with the name: `ger(a, b)` → `outer(a, b)`). None when the statement holds
+        other names, the names move to different modules, or a use cannot be fixed."""
+        if len(plans) != len(rows):
+            return None
+        modules = {entry.replacement.rpartition(".")[0] for _, entry, _, _ in plans
+                   if entry.replacement}
+        if len(modules) != 1 or any(entry.fix == "report" or entry.replacement is None
+                                    for _, entry, _, _ in plans):
+            return None
+        (new_module,) = modules
+        exported = file.semantic.exported_names()
+        findings: list[Finding] = []
+        names: list[tuple[str, str | None]] = []
+        safety = Safety.SAFE
+        for alias, entry, _binding, references in plans:
+            new_name = entry.replacement_last
+            bound = alias.asname or alias.name
+            if alias.asname is None and new_name != alias.name and (
+                    bound in exported or not name_is_free(file, new_name, entry.replacement or "")):
+                names.append((new_name, alias.name))  # keep the name others import
+            else:
+                names.append((new_name, alias.asname))
+            spelled_name = alias.asname or names[-1][1] or new_name
+            for reference in references:
+                fix = self._fix(file, entry, reference, lambda s=spelled_name: Spelling(s))
+                if isinstance(fix, str):
+                    return None
+                if fix.safety is Safety.UNSAFE:
+                    safety = Safety.UNSAFE
+                findings.append(Finding(reference, self._message(entry), fix.safety, fix.edits,
+                                        code=self.codes.use))
+            if self._too_new(file, entry):
+                return None
+            if entry.safety is Safety.UNSAFE:
+                safety = Safety.UNSAFE
+        text = import_from_text(new_module, names, file.source(node))
+        first = plans[0][1]
+        findings.append(Finding(node, self._message(first), safety, (ReplaceNode(node, text),),
+                                code=self.codes.imported))
+        if safety is Safety.UNSAFE:  # the import and its uses move together, or not at all
+            findings = [Finding(f.node, f.message, Safety.UNSAFE, f.edits, code=f.code)
+                        for f in findings]
+        return findings
+
+    def _from_moved_module(self, file: FileContext, node: ast.ImportFrom, entry: Entry
+                           ) -> Iterator[Finding]:
+        """`from torch.distributed._tensor import DTensor` → `... .tensor import DTensor`."""
+        module = node.module or ""
+        problem = self._too_new(file, entry)
+        if module != entry.name:
+            problem = problem or (f"the submodule {module} moved as well: import its names "
+                                  f"from {entry.replacement}")
+        else:
+            unknown = [a.name for a in node.names if a.name not in entry.names]
+            if unknown:
+                problem = f"{', '.join(unknown)} not among the names {entry.replacement} has"
+        if problem:
+            yield Finding(node, self._message(entry, problem), Safety.MANUAL,
+                          code=self.codes.imported)
+            return
+        text = import_from_text(entry.replacement or "",
+                                [(a.name, a.asname) for a in node.names], file.source(node))
+        yield Finding(node, self._message(entry), entry.safety, (ReplaceNode(node, text),),
+                      code=self.codes.imported)
+
+    # -- plain imports ---------------------------------------------------------------------
+
+    def _import(self, file: FileContext, node: ast.Import, handled: set[int]
+                ) -> Iterator[Finding]:
+        for alias in node.names:
+            entry = self._module_row(alias.name)
+            if entry is None:
+                continue
+            problem = self._too_new(file, entry)
+            if alias.name != entry.name:
+                problem = problem or (f"the submodule {alias.name} moved as well: import its "
+                                      f"names from {entry.replacement}")
+            else:
+                if alias.asname:  # `import torch.distributed._tensor as dt`: dt.DTensor
+                    binding = _binding_of(file, alias)
+                    uses = file.semantic.references(binding) if binding else []
+                    handled.update(id(use) for use in uses)
+                    members = [_member(file, use) for use in uses]
+                else:  # `import torch.distributed._tensor`: torch.distributed._tensor.DTensor
+                    members = [_member(file, use) for use in nodes_of(file.tree, ast.Attribute)
+                               if use.attr == entry.last
+                               and file.semantic.qualified_name(use) == entry.name]
+                unknown = sorted({m or "the module itself" for m in members
+                                  if m not in entry.names})
+                if unknown:
+                    problem = f"{', '.join(unknown)} not among the names it has"
+            if problem:
+                yield Finding(node, self._message(entry, problem), Safety.MANUAL,
+                              code=self.codes.imported)
+                continue
+            new = (entry.replacement or "") + alias.name[len(entry.name):]
+            parts = [new + (f" as {a.asname}" if a.asname else "") if a is alias
+                     else a.name + (f" as {a.asname}" if a.asname else "") for a in node.names]
+            yield Finding(node, self._message(entry), entry.safety,
+                          (ReplaceNode(node, "import " + ", ".join(parts)),),
+                          code=self.codes.imported)
+
+    # -- Tensor methods ------------------------------------------------------------------
+
+    def _method(self, file: FileContext, call: ast.Call) -> Iterator[Finding]:
+        func = call.func
+        if not isinstance(func, ast.Attribute) or call.args or call.keywords:
+            return
+        entry = self.methods.get(func.attr)
+        if entry is None or (isinstance(func.value, ast.Name) and func.value.id == "self"):
+            return  # `self.storage()`: a method of the class, most likely
+        meaning = file.semantic.qualified_name(func.value)
+        if meaning is not None and not meaning.startswith("torch."):
+            return  # a module or class of some other library
+        yield Finding(call, self._message(entry), Safety.MANUAL, code=self.codes.use)
+
+
+# -- call rewrites ---------------------------------------------------------------------------
+
+CallFix = Callable[[FileContext, Entry, ast.Call, str, frozenset[str]], "_Fix | str"]
+
+
+def _plain(call: ast.Call) -> bool:
+    return not any(isinstance(a, ast.Starred) for a in call.args) and all(
+        k.arg is not None for k in call.keywords)
+
+
+def _keyword(call: ast.Call, name: str) -> ast.keyword | None:
+    return next((k for k in call.keywords if k.arg == name), None)
+
+
+def _fix_call(file: FileContext, entry: Entry, call: ast.Call, func: str,
+              involved: frozenset[str]) -> _Fix | str:
+    """A rename whose arguments must fit the new signature."""
+    del func, involved
+    if not _plain(call):
+        return "its arguments are unpacked here: check them against the new signature"
+    if entry.positional is not None and len(call.args) > entry.positional:
+        return f"{len(call.args)} positional arguments: {entry.note or 'see the new signature'}"
+    if entry.keywords is not None:
+        extra = [k.arg for k in call.keywords if k.arg not in entry.keywords]
+        if extra:
+            return f"`{extra[0]}=`: {entry.note or 'see the new signature'}"
+    adds = tuple(AddKeyword(call, name, value) for name, value in entry.add_keywords)
+    return _Fix(adds, entry.safety)
+
+
+def _fix_cholesky(file: FileContext, entry: Entry, call: ast.Call, func: str,
+                  involved: frozenset[str]) -> _Fix | str:
+    """`torch.cholesky(A, upper)` → `torch.linalg.cholesky(A, upper=upper)`."""
+    del func, involved
+    if not _plain(call) or len(call.args) != 1 or any(
+            k.arg not in ("upper", "out") for k in call.keywords):
+        return "check its arguments against torch.linalg.cholesky(A, *, upper=False, out=None)"
+    # torch.linalg.cholesky takes `upper=` and `out=` as keywords, as torch.cholesky did.
+    return _Fix((), entry.safety)
+
+
+def _fix_qr(file: FileContext, entry: Entry, call: ast.Call, func: str,
+            involved: frozenset[str]) -> _Fix | str:
+    """`torch.qr(A, some=False)` → `torch.linalg.qr(A, mode="complete")`."""
+    del func, involved
+    if not _plain(call) or len(call.args) != 1 or any(
+            k.arg not in ("some", "out") for k in call.keywords):
+        return "check its arguments against torch.linalg.qr(A, mode='reduced', *, out=None)"
+    edits: list[Edit] = []
+    some = _keyword(call, "some")
+    if some is not None:
+        value = file.semantic.literal(some.value)
+        if value is True:
+            mode = '"reduced"'
+        elif value is False:
+            mode = '"complete"'
+        else:
+            mode = f'"reduced" if {_operand(file, some.value)} else "complete"'
+        edits.append(RenameKeyword(call, "some", "mode", mode))
+    return _Fix(tuple(edits), entry.safety)
+
+
+def _fix_chain_matmul(file: FileContext, entry: Entry, call: ast.Call, func: str,
+                      involved: frozenset[str]) -> _Fix | str:
+    """`torch.chain_matmul(a, b, c)` → `torch.linalg.multi_dot([a, b, c])`."""
+    if not _plain(call) or any(k.arg != "out" for k in call.keywords):
+        return "its matrices are unpacked here: pass multi_dot a list of at least two"
+    if len(call.args) < 2:
+        return "multi_dot needs at least two matrices"
+    if _holds(file, call.args, involved):
+        return "a deprecated call in its arguments: fix that one first"
+    matrices = ", ".join(file.source(arg) for arg in call.args)
+    out = _keyword(call, "out")
+    tail = f", out={file.source(out.value)}" if out is not None else ""
+    return _Fix((ReplaceNode(call, f"{func}([{matrices}]{tail})"),), entry.safety)
+
+
+def _fix_range(file: FileContext, entry: Entry, call: ast.Call, func: str,
+               involved: frozenset[str]) -> _Fix | str:
+    """`torch.range(a, b)` → `torch.arange(a, b + 1, dtype=torch.get_default_dtype())`."""
+    del func
+    model = file.semantic
+    if not _plain(call) or len(call.args) > 3:
+        return "check its arguments against torch.arange(start, end, step)"
+    positional = list(call.args)
+    named = {k.arg: k.value for k in call.keywords}
+    if len(positional) == 1 and "end" not in named:
+        end, start, step = positional[0], named.get("start"), named.get("step")
+    else:
+        start = positional[0] if positional else named.get("start")
+        end = positional[1] if len(positional) > 1 else named.get("end")
+        step = positional[2] if len(positional) > 2 else named.get("step")
+    if end is None:
+        return "it has no end"
+    if _holds(file, [end], involved):
+        return "a deprecated call in its end: fix that one first"
+    values = [model.literal(start) if start is not None else 0, model.literal(end),
+              model.literal(step) if step is not None else 1]
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    floats = any(isinstance(v, float) for v in values)
+    step_value = values[2]
+    edits: list[Edit] = []
+    end_value = values[1]
+    if ints:
+        edits.append(ReplaceNode(end, str(end_value + step_value)))  # type: ignore[operator]
+    elif (step_value == 1 and isinstance(end, ast.BinOp) and isinstance(end.op, ast.Sub)
+          and model.literal(end.right) == 1):
+        edits.append(ReplaceNode(end, file.source(end.left)))
+    else:
+        step_text = file.source(step) if step is not None else "1"
+        edits.append(ReplaceNode(end, f"{_operand(file, end)} + {_operand(file, step_text)}"))
+    if "dtype" not in named and not floats:
+        spelled = refer(file, call, "torch.get_default_dtype", via=_chain(call.func))
+        if spelled is None:
+            return "torch is not reachable here to keep the default dtype"
+        edits.append(AddKeyword(call, "dtype", f"{spelled.text}()"))
+        edits.extend(spelled.imports)
+    # Exact for integers; with float or unknown bounds the element count may differ by one
+    # where the end is not a multiple of the step away from the start.
+    return _Fix(tuple(edits), Safety.SAFE if ints else Safety.UNSAFE)
+
+
+_CALL_FIXES: dict[str, CallFix] = {
+    "call": _fix_call,
+    "cholesky": _fix_cholesky,
+    "qr": _fix_qr,
+    "chain_matmul": _fix_chain_matmul,
+    "range": _fix_range,
+}
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+_ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Constant, ast.Subscript, ast.List, ast.Tuple)
+
+
+def _operand(file: FileContext, node: ast.expr | str) -> str:
+    """The text of `node`, parenthesized unless it binds tighter than any operator."""
+    if isinstance(node, str):
+        return node
+    text = file.source(node)
+    if isinstance(node, _ATOMS) and not (isinstance(node, ast.Constant)
+                                         and isinstance(node.value, (int, float))
+                                         and text.startswith("-")):
+        return text
+    return f"({text})"
+
+
+def _chain(node: ast.expr) -> ast.expr | None:
+    return node if isinstance(node, (ast.Attribute, ast.Name)) else None
+
+
+def _holds(file: FileContext, nodes: Sequence[ast.expr], names: frozenset[str]) -> bool:
+    model = file.semantic
+    return any(
+        isinstance(inner, (ast.Name, ast.Attribute)) and model.qualified_name(inner) in names
+        for node in nodes for inner in ast.walk(node)
+    )
+
+
+def _base_name(node: ast.expr) -> ast.Name | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node if isinstance(node, ast.Name) else None
+
+
+def _member(file: FileContext, use: ast.Name) -> str | None:
+    parent = file.semantic.parent(use)
+    if isinstance(parent, ast.Attribute) and parent.value is use:
+        return parent.attr
+    return None
+
+
+def _binding_of(file: FileContext, alias: ast.alias) -> Binding | None:
+    model = file.semantic
+    scope = model.scope_of(alias)
+    name = alias.asname or alias.name.split(".")[0]
+    return next((b for b in scope.local(name) if b.node is alias), None)
+
+
+def import_from_text(module: str, names: Sequence[tuple[str, str | None]], old: str) -> str:
+    """`from module import a, b as c`, one line, or one name per line when the old
+    statement spanned several."""
+    parts = [name + (f" as {alias}" if alias else "") for name, alias in names]
+    one_line = f"from {module} import {', '.join(parts)}"
+    if "\n" not in old and len(one_line) <= 99:
+        return one_line
+    inner = "".join(f"    {part},\n" for part in parts)
+    return f"from {module} import (\n{inner})"
+

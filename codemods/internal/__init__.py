@@ -1,0 +1,1 @@
+"""Rules for PyTorch's own test suite, kept for TorchFix parity (off by default)."""

@@ -1,0 +1,83 @@
+"""expm1: `torch.exp(x) - 1` → `torch.expm1(x)` (TorchFix TOR107)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.model.ast_index import nodes_of
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+from ..prefilter import calls_by_name
+from .patterns import (
+    holds_call,
+    is_one,
+    spell,
+    torch_call,
+    unary_torch_call,
+    written_one,
+)
+
+MESSAGE = ("torch.exp(x) - 1 loses x when it is small: torch.expm1(x) keeps it "
+           "(unsafe: the last bits of the result change)")
+
+
+class Expm1(Codemod):
+    """Use `torch.expm1(x)` for `torch.exp(x) - 1`.
+
+    ## What it does
+    `torch.exp(x) - 1` (the literal `1` or `1.0`, through any alias of torch) becomes
+    `torch.expm1(x)`.
+
+    ## Why
+    For small `x`, `exp(x)` is `1 + x` rounded to the float's precision, and subtracting
+    1 leaves only the rounding: in float32, `exp(1e-8) - 1` is 0, `expm1(1e-8)` is
+    `1e-8`. It shows up in ELU-like activations, log-normal and Poisson rates, and
+    Box-Cox transforms.
+
+    ## Example
+    ```python
+    rate = torch.exp(log_rate) - 1
+    ```
+    becomes
+    ```python
+    rate = torch.expm1(log_rate)
+    ```
+
+    ## Fix safety
+    **Unsafe**: more accurate results differ in their last bits from the old ones.
+    TorchFix code: TOR107 (TorchFix reported it without a fix, suggesting
+    `torch.special.expm1`, the same function).
+    """
+
+    name = "expm1"
+    summary = "Use torch.expm1(x) for torch.exp(x) - 1: accurate for small x."
+    triggers = (b"exp(",)
+    fix_safety = "unsafe"
+    codes = ("TOR107",)
+    family = "numerics"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {node.lineno for node in _candidates(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        for node in _candidates(file.tree):
+            if not is_one(file, node.right):
+                continue
+            x = unary_torch_call(file, node.left, "exp")
+            if x is None or holds_call(file, x, ("exp", "expm1")):
+                continue
+            spelled = spell(file, node.left, "expm1")  # type: ignore[arg-type]
+            if spelled is None:
+                continue
+            yield Finding(node, MESSAGE, Safety.UNSAFE, (
+                ReplaceNode(node, f"{spelled.text}({file.source(x)})"), *spelled.imports))
+
+
+def _candidates(tree: ast.Module) -> list[ast.BinOp]:
+    if "exp" not in calls_by_name(tree):
+        return []
+    return [node for node in nodes_of(tree, ast.BinOp) if isinstance(node.op, ast.Sub)
+            and written_one(node.right) and torch_call(tree, node.left, "exp")]

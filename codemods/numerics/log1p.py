@@ -1,0 +1,88 @@
+"""log1p: `torch.log(1 + x)` → `torch.log1p(x)` (TorchFix TOR106)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+from ..prefilter import calls_by_name
+from .patterns import (
+    holds_call,
+    is_one,
+    spell,
+    torch_call,
+    unary_torch_call,
+    written_one,
+)
+
+MESSAGE = ("torch.log(1 + x) loses x when it is small: torch.log1p(x) keeps it "
+           "(unsafe: the last bits of the result change)")
+
+
+class Log1p(Codemod):
+    """Use `torch.log1p(x)` for `torch.log(1 + x)`.
+
+    ## What it does
+    `torch.log(1 + x)` and `torch.log(x + 1)` (the literal `1` or `1.0`, through any alias
+    of torch) become `torch.log1p(x)`.
+
+    ## Why
+    `1 + x` rounds away what lies below the float's precision: for `x = 1e-8` in float32,
+    `1 + x == 1` and the log is 0, while `log1p(x)` is `1e-8`. Such terms are common in
+    losses and likelihoods (`log(1 + exp(-z))`, `log(1 + ratio)`), where the lost digits
+    are the signal.
+
+    ## Example
+    ```python
+    penalty = torch.log(1 + ratio)
+    ```
+    becomes
+    ```python
+    penalty = torch.log1p(ratio)
+    ```
+
+    ## Fix safety
+    **Unsafe**: the result is more accurate, which means its last bits differ from what
+    the code computed before (results compared bit for bit, or a test's golden values,
+    change). TorchFix code: TOR106 (TorchFix reported it without a fix).
+    """
+
+    name = "log1p"
+    summary = "Use torch.log1p(x) for torch.log(1 + x): accurate for small x."
+    triggers = (b"log(",)
+    fix_safety = "unsafe"
+    codes = ("TOR106",)
+    family = "numerics"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _candidates(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        for call in _candidates(file.tree):
+            argument = unary_torch_call(file, call, "log")
+            if not (isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Add)):
+                continue
+            if is_one(file, argument.left):
+                x = argument.right
+            elif is_one(file, argument.right):
+                x = argument.left
+            else:
+                continue
+            if holds_call(file, x, ("log", "log1p")):
+                continue  # the inner one first; this one is decided on its own afterwards
+            spelled = spell(file, call, "log1p")  # type: ignore[arg-type]
+            if spelled is None:
+                continue
+            yield Finding(call, MESSAGE, Safety.UNSAFE, (
+                ReplaceNode(call.func, spelled.text), ReplaceNode(argument, file.source(x)),
+                *spelled.imports))
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    return [call for call in calls_by_name(tree).get("log", ()) if torch_call(tree, call, "log")
+            and isinstance(call.args[0], ast.BinOp) and isinstance(call.args[0].op, ast.Add)
+            and (written_one(call.args[0].left) or written_one(call.args[0].right))]

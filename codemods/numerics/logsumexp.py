@@ -1,0 +1,104 @@
+"""logsumexp: `torch.log(torch.sum(torch.exp(x), dim))` → `torch.logsumexp(x, dim)` (TOR108)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+
+from ..prefilter import calls_by_name
+from .patterns import holds_call, spell, torch_call, unary_torch_call
+
+MESSAGE = ("log(sum(exp(x))) overflows to inf for large x: torch.logsumexp(x, dim) does not "
+           "(unsafe: results change, and inf becomes a number)")
+
+
+class Logsumexp(Codemod):
+    """Use `torch.logsumexp(x, dim)` for `torch.log(torch.sum(torch.exp(x), dim))`.
+
+    ## What it does
+    `torch.log(torch.sum(torch.exp(x), dim))` (with `dim` given, positionally or by
+    keyword, and optionally `keepdim`) becomes `torch.logsumexp(x, dim)`.
+
+    ## Why
+    `exp` overflows float32 above about 88 and float16 above about 11, so the naive form
+    returns `inf` for logits that are perfectly ordinary, and NaN gradients follow.
+    `logsumexp` subtracts the maximum first and never overflows; it is also faster.
+
+    ## Example
+    ```python
+    log_norm = torch.log(torch.sum(torch.exp(logits), dim=-1))
+    ```
+    becomes
+    ```python
+    log_norm = torch.logsumexp(logits, dim=-1)
+    ```
+
+    ## Fix safety
+    **Unsafe**: the results change, by the last bits for moderate inputs and from `inf`
+    to a number for large ones (the point of the fix, but a behaviour change all the
+    same). A sum over all elements (no `dim`, or `dim=None`) and a sum with `dtype=` are
+    left alone, as TorchFix did. TorchFix code: TOR108 (reported without a fix there).
+    """
+
+    name = "logsumexp"
+    summary = "Use torch.logsumexp for torch.log(torch.sum(torch.exp(x), dim)): no overflow."
+    triggers = (b"exp(",)
+    fix_safety = "unsafe"
+    codes = ("TOR108",)
+    family = "numerics"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _candidates(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        model = file.semantic
+        for call in _candidates(file.tree):
+            total = unary_torch_call(file, call, "log")
+            if not isinstance(total, ast.Call) or model.qualified_name(total.func) != "torch.sum":
+                continue
+            if not total.args or any(isinstance(a, ast.Starred) for a in total.args):
+                continue
+            x = unary_torch_call(file, total.args[0], "exp")
+            if x is None or holds_call(file, x, ("exp", "logsumexp")):
+                continue
+            keywords = {k.arg: k.value for k in total.keywords}
+            if None in keywords or set(keywords) - {"dim", "keepdim"} or len(total.args) > 3:
+                continue
+            if len(total.args) > 1:
+                dim = total.args[1]
+                dim_text = file.source(dim)
+            elif "dim" in keywords:
+                dim = keywords["dim"]
+                dim_text = f"dim={file.source(dim)}"
+            else:
+                continue  # a sum over everything: logsumexp needs a dim
+            if model.literal(dim) is None:
+                continue
+            rest = [file.source(arg) for arg in total.args[2:]]
+            if "keepdim" in keywords:
+                rest.append(f"keepdim={file.source(keywords['keepdim'])}")
+            spelled = spell(file, call, "logsumexp")
+            if spelled is None:
+                continue
+            arguments = ", ".join([file.source(x), dim_text, *rest])
+            yield Finding(call, MESSAGE, Safety.UNSAFE, (
+                ReplaceNode(call, f"{spelled.text}({arguments})"), *spelled.imports))
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    """`log(sum(exp(x), ...))` as written, each through torch's imports."""
+    found = []
+    for call in calls_by_name(tree).get("log", ()):
+        if not torch_call(tree, call, "log"):
+            continue
+        total = call.args[0]
+        if (isinstance(total, ast.Call) and total.args and isinstance(total.func, (
+                ast.Attribute, ast.Name)) and (getattr(total.func, "attr", None) == "sum"
+                                               or getattr(total.func, "id", None) == "sum")
+                and torch_call(tree, total.args[0], "exp")):
+            found.append(call)
+    return found

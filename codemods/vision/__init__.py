@@ -1,0 +1,1 @@
+"""Codemods for torchvision."""

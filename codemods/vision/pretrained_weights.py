@@ -1,0 +1,189 @@
+"""torchvision-pretrained: `pretrained=True` → `weights=<the enum it loaded>` (TorchFix TOR201)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from torchfix.rewrite.contract import (
+    Codemod,
+    Edit,
+    FileContext,
+    Finding,
+    RenameKeyword,
+    Safety,
+)
+
+from ..prefilter import calls_by_name, from_package
+from ..spelling import refer
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+PACKAGES = ("detection", "segmentation", "video", "optical_flow")
+SINCE = (1, 12)  # torchvision 0.13, the weights API, pairs with torch 1.12
+KEYWORDS = (("pretrained", "weights", "weights"), ("pretrained_backbone", "weights_backbone",
+                                                    "backbone"))
+
+
+@dataclass(frozen=True)
+class Builder:
+    package: str  # "" for torchvision.models itself, else "detection", ...
+    weights: str  # "ResNet18_Weights.IMAGENET1K_V1"; "" when there were none
+    backbone: str  # the backbone's weights (in torchvision.models); "" if none
+
+
+@functools.cache
+def builders() -> dict[str, Builder]:
+    with Path(__file__).with_name("weights.toml").open("rb") as handle:
+        table = tomllib.load(handle)
+    found: dict[str, Builder] = {}
+    for package, rows in table.items():
+        for name, value in rows.items():
+            if isinstance(value, str):
+                value = {"weights": value}
+            found[name] = Builder("" if package == "models" else package,
+                                  value.get("weights", ""), value.get("backbone", ""))
+    return found
+
+
+class TorchvisionPretrained(Codemod):
+    """Replace torchvision's deprecated `pretrained=` with the `weights=` it meant.
+
+    ## What it does
+    `resnet18(pretrained=True)` becomes `resnet18(weights=ResNet18_Weights.IMAGENET1K_V1)`,
+    `pretrained=False` becomes `weights=None`, and `pretrained_backbone=` of detection and
+    segmentation models becomes `weights_backbone=` the same way, for every builder of
+    `torchvision.models` (and its `detection`, `segmentation`, `video`, `optical_flow`
+    packages), however it is imported. The enum is written through the name the call
+    used (`models.resnet18` → `models.ResNet18_Weights`) or imported from
+    torchvision.models.
+
+    ## Why
+    torchvision 0.13 replaced the booleans by weight enums that say which weights are
+    loaded; `pretrained=` warns on every call and is slated for removal.
+
+    ## Example
+    ```python
+    from torchvision import models
+
+    backbone = models.resnet50(pretrained=True)
+    ```
+    becomes
+    ```python
+    backbone = models.resnet50(weights=models.ResNet50_Weights.IMAGENET1K_V1)
+    ```
+
+    ## Fix safety
+    **Safe**: torchvision maps `pretrained=True` to exactly these weights (the `_V1`
+    ones, not the newer `DEFAULT`). A value that is not a literal
+    (`pretrained=cfg.pretrained`) is reported with the expression to write, as is a
+    builder that had no weights under the old API (`vit_h_14`, `regnet_y_128gf`: choose
+    one of their enums), and a call that already passes `weights=`. The weights API needs
+    torchvision 0.13 (torch 1.12): below the project's torch floor, reported. TorchFix
+    code: TOR201 (TorchFix 0.7 stopped on the whole file at a non-literal value).
+    """
+
+    name = "torchvision-pretrained"
+    summary = "Replace torchvision's deprecated pretrained= with the weights= enum it meant."
+    triggers = (b"torchvision",)  # every builder comes from an import naming it
+    fix_safety = "safe"
+    codes = ("TOR201",)
+    family = "vision"
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return {call.lineno for call in _candidates(tree)}
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        floor = file.min_torch()
+        table = builders()
+        for call in _candidates(file.tree):
+            found = _builder(file, call, table)
+            if found is None:
+                continue
+            builder_name, builder = found
+            keywords = {k.arg: k for k in call.keywords}
+            edits: list[Edit] = []
+            problems: list[str] = []
+            for old, new, which in KEYWORDS:
+                keyword = keywords.get(old)
+                if keyword is None:
+                    continue
+                if new in keywords:
+                    problems.append(f"it passes both {old}= and {new}=")
+                    continue
+                enum = builder.weights if which == "weights" else builder.backbone
+                package = builder.package if which == "weights" else ""
+                value = file.semantic.literal(keyword.value)
+                qualified = ".".join(filter(None, ("torchvision.models", package,
+                                                   enum.split(".")[0])))
+                if value is False:
+                    edits.append(RenameKeyword(call, old, new, "None"))
+                elif not enum:
+                    problems.append(f"{builder_name} had no {old} weights under the old API: "
+                                    f"choose {new}= from its weights enum")
+                elif value is True:
+                    spelled = refer(file, call, qualified, via=_chain(call.func),
+                                    from_import=True)
+                    if spelled is None:
+                        problems.append(f"the name {enum.split('.')[0]} is taken here")
+                        continue
+                    member = enum.split(".", 1)[1]
+                    edits.append(RenameKeyword(call, old, new, f"{spelled.text}.{member}"))
+                    edits.extend(spelled.imports)
+                else:
+                    problems.append(f"{old}= is not a literal: write {new}={enum} if "
+                                    f"{file.source(keyword.value)} else None")
+            if not edits and not problems:
+                continue
+            if floor is not None and floor < SINCE:
+                problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
+                                f"the project supports torch {floor[0]}.{floor[1]}")
+            names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
+            if problems:
+                yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
+                              Safety.MANUAL)
+            else:
+                yield Finding(call, f"{names}= is deprecated: pass the weights it loaded",
+                              Safety.SAFE, tuple(edits))
+
+
+def _candidates(tree: ast.Module) -> list[ast.Call]:
+    """Calls of a builder's name with `pretrained=`, through torchvision's imports."""
+    table = builders()
+    index = calls_by_name(tree)
+    found = [call for name in table.keys() & index.keys() for call in index[name]
+             if any(k.arg in ("pretrained", "pretrained_backbone") for k in call.keywords)
+             and from_package(tree, call.func, ("torchvision",))]
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
+
+
+def _chain(node: ast.expr) -> ast.expr | None:
+    return node if isinstance(node, (ast.Attribute, ast.Name)) else None
+
+
+def _builder(file: FileContext, call: ast.Call, table: dict[str, Builder]
+             ) -> tuple[str, Builder] | None:
+    """The torchvision builder `call` calls: `torchvision.models[.<package>][.<module>].<name>`."""
+    if not any(k.arg in ("pretrained", "pretrained_backbone") for k in call.keywords):
+        return None
+    meaning = file.semantic.qualified_name(call.func)
+    if meaning is None or not meaning.startswith("torchvision.models."):
+        return None
+    parts = meaning.split(".")[2:]
+    name = parts[-1]
+    builder = table.get(name)
+    if builder is None or len(parts) > 3:
+        return None
+    package = parts[0] if parts[0] in PACKAGES else ""
+    if package != builder.package:
+        return None
+    return name, builder

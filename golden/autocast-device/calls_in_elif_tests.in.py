@@ -1,0 +1,11 @@
+import torch
+
+
+def fast_path_blocker(mask, nested):
+    if mask is not None:
+        return "a mask was supplied"
+    elif torch.is_autocast_enabled():
+        return "autocast is enabled"
+    elif nested and torch.get_autocast_gpu_dtype() == torch.float16:
+        return "half precision nested input"
+    return ""

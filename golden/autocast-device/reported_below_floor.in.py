@@ -1,0 +1,5 @@
+import torch
+
+
+def dtype():
+    return torch.get_autocast_gpu_dtype()

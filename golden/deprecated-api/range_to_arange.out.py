@@ -1,0 +1,11 @@
+import torch
+
+
+def grids(n, lo, hi):
+    steps = torch.arange(0, 10, dtype=torch.get_default_dtype())  # ten values, float32 by default
+    evens = torch.arange(0, 12, 2, dtype=torch.get_default_dtype())
+    down = torch.arange(5, -6, -1, dtype=torch.get_default_dtype())
+    last = torch.range(1, n - 1)
+    halves = torch.range(0, 1, 0.5)
+    span = torch.range(lo, hi, dtype=torch.float64)
+    return steps, evens, down, last, halves, span

@@ -1,0 +1,5 @@
+import torch
+
+
+def rate(log_rate):
+    return torch.exp(log_rate) - 1

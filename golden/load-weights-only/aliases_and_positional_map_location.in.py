@@ -1,0 +1,7 @@
+import torch as th
+from torch import load as tload
+
+
+def restore(model, ema, path):
+    model.load_state_dict(th.load(path, "cpu"))
+    ema.load_state_dict(tload(path))

@@ -1,0 +1,5 @@
+import torch
+
+
+def penalty(ratio):
+    return torch.log(1 + ratio)

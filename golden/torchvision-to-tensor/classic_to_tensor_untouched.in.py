@@ -1,0 +1,6 @@
+from torchvision import transforms
+from torchvision.transforms import ToTensor
+
+
+def build():
+    return transforms.Compose([transforms.Resize(256), transforms.ToTensor(), ToTensor()])
