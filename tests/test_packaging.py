@@ -60,6 +60,7 @@ def test_the_wheel_installs_only_the_torchfix_package(wheel):
     for codemod in registry.all_codemods():
         module = codemod.__module__.split(".", 1)[1].replace(".", "/")
         assert f"torchfix/codemods/{module}.py" in names, codemod.name
+    assert "torchfix/codemods/deprecations/catalogue.toml" in names  # data, not code
     assert any(name.startswith("torchfix/_golden/amp-api/") for name in names)
 
 
