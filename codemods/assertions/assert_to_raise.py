@@ -185,8 +185,10 @@ class AssertToRaise(Codemod):
     calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`), checks
     of a parameter that an earlier `if ...: raise` of the function already validates,
     and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
-    `PKG-INFO` or `*.dist-info` at the root) that ships no test files: the tests that may
-    expect its AssertionError exist, but cannot be seen.
+    `PKG-INFO` or `*.dist-info` at the root) that ships no tests (a test file holds a
+    `test*` function, a `Test*` class or a `TestCase`; helper modules such as
+    `test_utils.py` or `test_helpers.py` do not count): the tests that may expect its
+    AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
