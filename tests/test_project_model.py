@@ -205,6 +205,10 @@ def test_tests_expecting_assertion_errors(tmp_path: Path) -> None:
     ({"ruff.toml": "line-length = 110\n", "pyproject.toml": "[tool.ruff]\nline-length = 90\n"},
      110),
     ({".ruff.toml": "line-length = 111\n", "ruff.toml": "line-length = 110\n"}, 111),
+    ({"pyproject.toml": "[tool.ruff.lint]\nselect = ['E']\n[tool.yapf]\ncolumn_limit = 120\n"},
+     120),  # formatted by yapf
+    ({"pyproject.toml": "[tool.black]\nline-length = 100\n[tool.yapf]\ncolumn_limit = 120\n"},
+     100),
     ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n"}, None),
     ({"pyproject.toml": "[tool.ruff\nline-length = 120\n"}, None),  # not TOML
 ])

@@ -39,6 +39,8 @@ class Layout:
     # A trailing comment continued on the comment lines below: those lines move above
     # the `if` together with it
     comment_continued: int = 0
+    # COM812 (flake8-commas): a call split over lines ends its arguments with a comma
+    trailing_comma: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,12 +140,13 @@ class AssertToRaise(Codemod):
     `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
-    root) is followed: its line length (unless `line-length` is set here), its quote style
-    for generated messages (else the file's majority); with ruff's flake8-errmsg rules
-    (`EM101`/`EM102`/`EM103`) the message is assigned to `msg` (`message`,
-    `error_message` if taken) before `raise ValueError(msg)`; with `SIM102` an assert
-    alone in an `if` without `else` merges into it: `if outer and not cond: raise ...`.
-    `per-file-ignores` count.
+    root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
+    is set here), its quote style for generated messages (else the file's majority);
+    with ruff's flake8-errmsg rules (`EM101`/`EM102`/`EM103`) the message is assigned to
+    `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
+    `COM812` a message on a line of its own inside `ValueError(...)` ends with a comma;
+    with `SIM102` an assert alone in an `if` without `else` merges into it: `if outer
+    and not cond: raise ...`. `per-file-ignores` count.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -367,7 +370,8 @@ class _Decider:
                 and settings.enables("SIM102", path)):
             merge = True
         return Layout(line_length, settings.quote, variable, merge,
-                      self._continued_comment(node, line_length))
+                      self._continued_comment(node, line_length),
+                      settings.enables("COM812", path))
 
     def _relative_path(self) -> str | None:
         try:

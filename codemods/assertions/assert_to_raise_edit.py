@@ -174,6 +174,8 @@ class AssertToRaiseEditor(Editor):
         variable = decision.layout.message_variable
         if variable is None:
             call = self._exception_call(assertion, decision, indent)
+            if decision.layout.trailing_comma:
+                call = _with_trailing_comma(call)
             return [cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]
         call = self._exception_call(assertion, decision, indent + len(f"{variable} = "))
         (argument,) = call.args
@@ -387,6 +389,16 @@ def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSma
     """The statements of one line, with no semicolon after the last."""
     *head, last = statements
     return [*head, last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]
+
+
+def _with_trailing_comma(call: cst.Call) -> cst.Call:
+    """`f(\n    a\n)` → `f(\n    a,\n)`: what flake8-commas (COM812) asks of a call whose
+    closing parenthesis is on a line of its own."""
+    *head, last = call.args
+    if (not isinstance(last.whitespace_after_arg, cst.ParenthesizedWhitespace)
+            or isinstance(last.comma, cst.Comma)):
+        return call
+    return call.with_changes(args=[*head, last.with_changes(comma=cst.Comma())])
 
 
 def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
