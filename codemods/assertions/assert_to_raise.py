@@ -132,12 +132,17 @@ class AssertToRaise(Codemod):
     literal (quotes and backslashes escaped, braces left as they are).
 
     Comments before, inside and after the assert are kept (a trailing comment moves to
-    the `if` line; one wrapped onto comment lines below moves above the `if`, with them).
-    A condition or message that a formatter split over lines only to fit the assert goes
-    back on one line when it fits in `line-length`; a message aligned under the assert,
-    or continued with backslashes, gets a hanging indent inside the call, and a `raise`
-    too long for one line puts its message on a line of its own. `if x: assert y` and
-    `a = 1; assert a` are split into lines.
+    the `if` line; one wrapped onto comment lines below moves above the `if`, with them;
+    a pragma, `# noqa: E501` or `# type: ignore`, stays with what it protects: on the
+    message's line when the condition ended above it, on both lines for a one-line
+    assert). A condition or message that a formatter split over lines only to fit the
+    assert goes back on one line when it fits in `line-length`; a test that does not fit
+    (split before, or grown past the line by `not (...)`) is split as ruff and black
+    split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
+    arguments on a line of their own), else keeps its layout; a message aligned under
+    the assert, or continued with backslashes, gets a hanging indent inside the call,
+    and a `raise` too long for one line puts its message on a line of its own. `if x:
+    assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
     root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
