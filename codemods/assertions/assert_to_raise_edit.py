@@ -581,16 +581,15 @@ def split_test(
     """A one-line `if` test too long for its line, split as ruff and black split it:
     `not (\n    a or b\n)`, `(\n    a\n    or b\n)`, `not f(\n    args\n)`; None where
     that takes more (an operand too long for its own line)."""
-    inner_width = indent + len(unit)
     if (isinstance(test, cst.UnaryOperation) and len(test.expression.lpar) == 1
             and not test.lpar):
         body = _split_operands(test.expression.with_changes(lpar=[], rpar=[]),
-                               inner_width, unit, line_length)
+                               indent, unit, unit, line_length)
         if body is None:
             return None
         return test.with_changes(expression=_hanging_parentheses(body, unit))
     if isinstance(test, (cst.BooleanOperation, cst.Comparison)) and not test.lpar:
-        body = _split_operands(test, inner_width, unit, line_length)
+        body = _split_operands(test, indent, unit, unit, line_length)
         return None if body is None else _hanging_parentheses(body, unit)
     negated = isinstance(test, cst.UnaryOperation) and not test.lpar
     call = test.expression if isinstance(test, cst.UnaryOperation) else test
@@ -599,7 +598,7 @@ def split_test(
         return None
     arguments = _NO_CODE.code_for_node(call.with_changes(func=cst.Name("f")))[2:-1]
     head = _NO_CODE.code_for_node(call.func)
-    if (inner_width + len(arguments) > line_length
+    if (indent + len(unit) + len(arguments) > line_length
             or indent + len(f"if {'not ' if negated else ''}{head}(") > line_length):
         return None
     *others, last = call.args
@@ -612,37 +611,62 @@ def split_test(
     return test.with_changes(expression=exploded) if negated else exploded
 
 
-def _hanging_parentheses(expression: cst.BaseExpression, unit: str) -> cst.BaseExpression:
+def _hanging_parentheses(
+    expression: cst.BaseExpression, inside: str, outside: str = ""
+) -> cst.BaseExpression:
+    """`(\n<inside>expression\n<outside>)`, relative to the statement's indent."""
     return expression.with_changes(
         lpar=[cst.LeftParen(whitespace_after=cst.ParenthesizedWhitespace(
-            indent=True, last_line=cst.SimpleWhitespace(unit)))],
-        rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
+            indent=True, last_line=cst.SimpleWhitespace(inside)))],
+        rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(
+            indent=True, last_line=cst.SimpleWhitespace(outside)))],
     )
 
 
 def _split_operands(
-    expression: cst.BaseExpression, width: int, unit: str, line_length: int
+    expression: cst.BaseExpression, indent: int, prefix: str, unit: str, line_length: int
 ) -> cst.BaseExpression | None:
-    """The expression on one line at `width` if it fits; else a boolean operation or
-    comparison with each operator starting a line of its own (None if an operand line
-    does not fit, or for another expression)."""
+    """The expression on one line at `indent + prefix` if it fits; else a boolean
+    operation or comparison with each operator starting a line of its own, an operand in
+    parentheses too long for its line split the same way inside them (None if an operand
+    line does not fit, or for another expression)."""
+    width = indent + len(prefix)
     if width + len(_NO_CODE.code_for_node(expression)) <= line_length:
         return expression
-    breaking = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(unit))
-    if isinstance(expression, cst.BooleanOperation):
-        operator_type = type(expression.operator)
+    breaking = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(prefix))
+    if isinstance(expression, (cst.BooleanOperation, cst.BinaryOperation)):
         operands: list[cst.BaseExpression] = []
-        _flatten(expression, operator_type, operands)
-        if any(width + len(_NO_CODE.code_for_node(operand)) + 4 > line_length
-               for operand in operands):
-            return None
-        result = operands[0]
-        for operand in operands[1:]:
-            result = cst.BooleanOperation(
-                left=result, right=operand,
-                operator=operator_type(  # type: ignore[call-arg]
-                    whitespace_before=breaking, whitespace_after=cst.SimpleWhitespace(" ")),
-            )
+        operators: list[cst.CSTNode] = []
+        _flatten(expression, type(expression.operator), operands, operators)
+        lead = len(_NO_CODE.code_for_node(expression.operator).strip()) + 1
+        laid_out = []
+        for position, operand in enumerate(operands):
+            room = line_length - width - (lead if position else 0)
+            if len(_NO_CODE.code_for_node(operand)) > room:
+                if not isinstance(operand, _SPLITTABLE):
+                    return None
+                if not operand.lpar:  # split at its own operators, on the same lines
+                    split = _split_operands(operand, indent, prefix, unit, line_length)
+                    if split is None:
+                        return None
+                    operand = split
+                elif len(operand.lpar) == 1:
+                    inner = _split_operands(operand.with_changes(lpar=[], rpar=[]), indent,
+                                            prefix + unit, unit, line_length)
+                    if inner is None:
+                        return None
+                    operand = _hanging_parentheses(inner, prefix + unit, prefix)
+                else:
+                    return None
+            laid_out.append(operand)
+        result = laid_out[0]
+        for operator, operand in zip(operators, laid_out[1:], strict=True):
+            operator = operator.with_changes(
+                whitespace_before=breaking, whitespace_after=cst.SimpleWhitespace(" "))
+            if isinstance(expression, cst.BooleanOperation):
+                result = cst.BooleanOperation(left=result, operator=operator, right=operand)
+            else:
+                result = cst.BinaryOperation(left=result, operator=operator, right=operand)
         return result
     if isinstance(expression, cst.Comparison):
         lines = [_NO_CODE.code_for_node(expression.left)] + [
@@ -657,13 +681,18 @@ def _split_operands(
     return None
 
 
+_SPLITTABLE = (cst.BooleanOperation, cst.BinaryOperation, cst.Comparison)
+
+
 def _flatten(expression: cst.BaseExpression, operator_type: type,
-             operands: list[cst.BaseExpression]) -> None:
-    """`a or b or c` → [a, b, c] (an operand in parentheses stays one operand)."""
-    if (isinstance(expression, cst.BooleanOperation) and not expression.lpar
-            and isinstance(expression.operator, operator_type)):
-        _flatten(expression.left, operator_type, operands)
-        _flatten(expression.right, operator_type, operands)
+             operands: list[cst.BaseExpression], operators: list[cst.CSTNode]) -> None:
+    """`a or b or c` → [a, b, c] and the operators between them (an operand in
+    parentheses, or with another operator, stays one operand)."""
+    if (isinstance(expression, (cst.BooleanOperation, cst.BinaryOperation))
+            and not expression.lpar and isinstance(expression.operator, operator_type)):
+        _flatten(expression.left, operator_type, operands, operators)
+        operators.append(expression.operator)
+        _flatten(expression.right, operator_type, operands, operators)
     else:
         operands.append(expression)
 

@@ -28,6 +28,26 @@ class IdentityBasis(nn.Module):
             raise ValueError(
                 "expected 0.0 < backcast_weight_of_the_first_block < forecast_weight_of_the_first"
             )
+        if not (
+            (isinstance(x, str) and isinstance(conditioner, nn.Module))
+            or (
+                isinstance(x, tuple | list)
+                and isinstance(conditioner, nn.ModuleList)
+                and len(conditioner) == len(x)
+            )
+        ):
+            raise ValueError(
+                "number of inputs should be equivalent to number of conditioners"
+            )
+        if not (
+            (conditioner.get("backcast_loss_ratio", 0) == 0)
+            | (
+                isinstance(conditioner["output_size"], int)
+                and conditioner["output_size"] == 1
+            )
+            or all(o == 1 for o in conditioner["output_size"])
+        ):
+            raise ValueError("point forecasts only")
         if not isinstance(spectrogram_upsampler, (nn.ConvTranspose1d, nn.Upsample)):
             raise TypeError(
                 "expected isinstance(spectrogram_upsampler, (nn.ConvTranspose1d, nn.Upsample))"
