@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codemods.assertions.assert_to_raise import INVARIANT_MESSAGE
 from codemods.assertions.assert_to_raise_edit import failure_test, string_literal
 
 _NO_CODE = cst.Module(body=[])
@@ -224,3 +225,29 @@ def test_builtins_stay_builtins_under_star_imports(tmp_path, monkeypatch):
             assert isinstance(norm_layer, (type, str)), "norm_layer must be a class or name"
         """})
     assert found[5] == ("safe", "assert is stripped by python -O: raise TypeError instead")
+
+
+@pytest.mark.parametrize(
+    ("message", "invariant"),
+    [
+        ("dataloader type checked on match()", True),
+        ("The dataloader type is checked on match()", True),
+        ("shape was checked in __init__", True),
+        ("should have been checked by the caller", True),
+        ("lengths already validated above", True),
+        ("the mask has already been checked", True),
+        ("non-empty batches are guaranteed by the sampler", True),
+        ("is guaranteed by construction", True),
+        ("BUG: ran past the last step", True),
+        ("the path must be checked", False),
+        ("value must be checked in advance", False),
+        ("needs to be checked by the user", False),
+        ("convergence is not guaranteed by this schedule", False),
+        ("checkpoint must be a checked-in file", False),
+        ("lr must be positive", False),
+        ("a bug report", False),
+        ("guaranteed delivery requires a queue", False),
+    ],
+)
+def test_invariant_messages(message, invariant):
+    assert bool(INVARIANT_MESSAGE.search(message)) is invariant

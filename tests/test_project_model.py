@@ -205,6 +205,10 @@ def test_tests_expecting_assertion_errors(tmp_path: Path) -> None:
     ({"ruff.toml": "line-length = 110\n", "pyproject.toml": "[tool.ruff]\nline-length = 90\n"},
      110),
     ({".ruff.toml": "line-length = 111\n", "ruff.toml": "line-length = 110\n"}, 111),
+    ({"pyproject.toml": "[tool.ruff.lint]\nselect = ['E']\n[tool.yapf]\ncolumn_limit = 120\n"},
+     120),  # formatted by yapf
+    ({"pyproject.toml": "[tool.black]\nline-length = 100\n[tool.yapf]\ncolumn_limit = 120\n"},
+     100),
     ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n"}, None),
     ({"pyproject.toml": "[tool.ruff\nline-length = 120\n"}, None),  # not TOML
 ])
@@ -320,9 +324,30 @@ def test_has_tests_is_a_fact_of_the_result(tmp_path):
     assert not project.has_tests()  # helpers are not tests
     assert project.facts_read == {"project:has-tests": "False"}
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_pkg.py").write_text("")
+    (tmp_path / "tests" / "test_pkg.py").write_text("def test_pkg():\n    pass\n")
     project.refresh()
     assert project.current_digest("project:has-tests") == "True"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "counts"),
+    [
+        ("pkg/test_helpers.py", "def test_model(model):\n    pass\n", False),
+        ("pkg/test_utils.py", "class TestCaseBase(unittest.TestCase):\n    pass\n", False),
+        ("tests/testing.py", "def test_x():\n    pass\n", False),
+        ("pkg/test_data.py", "DATA = 'def test_x(): pass'\n", False),  # in a string
+        ("pkg/test_data.py", "# class Test:\nX = 1\n", False),  # in a comment
+        ("tests/__init__.py", "", False),
+        ("pkg/test_model.py", "async def test_model():\n    pass\n", True),
+        ("tests/model.py", "class TestModel:\n    def check(self): ...\n", True),
+        ("pkg/model_test.py", "class Model(unittest.TestCase):\n    pass\n", True),
+    ],
+)
+def test_only_files_holding_a_test_are_tests(tmp_path, name, text, counts):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    assert Project(tmp_path).has_tests() is counts
 
 
 def test_a_linter_prefix_covers_only_its_own_rules(tmp_path):

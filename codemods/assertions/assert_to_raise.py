@@ -39,6 +39,8 @@ class Layout:
     # A trailing comment continued on the comment lines below: those lines move above
     # the `if` together with it
     comment_continued: int = 0
+    # COM812 (flake8-commas): a call split over lines ends its arguments with a comma
+    trailing_comma: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,18 @@ COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dy
 # Messages that call the assert an invariant of the library, not a check of input.
 INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
-    r"|internal error|\bunreachable\b|please report",
+    r"|internal error|\bunreachable\b|please report"
+    # "type checked on match()", "already validated", "is guaranteed by the loader"; not
+    # "must be checked", "not guaranteed"
+    r"|(?<!\bbe )\bchecked (?:on|in|by|at|during)\b"
+    r"|\balready (?:been )?(?:checked|validated|verified|ensured)\b"
+    r"|\b(?:is|are|was|were) guaranteed\b|(?<!\bnot )\bguaranteed by\b",
+    re.IGNORECASE,
+)
+# Parameters that carry the user's choices: `assert cfg.device is not None` checks input.
+CONFIG_PARAMETER = re.compile(
+    r"(?:^|_)(?:config|configuration|cfg|conf|args|arguments|opts|options|hparams"
+    r"|hyperparams|params|settings|spec)$",
     re.IGNORECASE,
 )
 # Names tried, in order, for the message of flake8-errmsg's `msg = "..."; raise E(msg)`.
@@ -119,20 +132,26 @@ class AssertToRaise(Codemod):
     literal (quotes and backslashes escaped, braces left as they are).
 
     Comments before, inside and after the assert are kept (a trailing comment moves to
-    the `if` line; one wrapped onto comment lines below moves above the `if`, with them).
-    A condition or message that a formatter split over lines only to fit the assert goes
-    back on one line when it fits in `line-length`; a message aligned under the assert,
-    or continued with backslashes, gets a hanging indent inside the call, and a `raise`
-    too long for one line puts its message on a line of its own. `if x: assert y` and
-    `a = 1; assert a` are split into lines.
+    the `if` line; one wrapped onto comment lines below moves above the `if`, with them;
+    a pragma, `# noqa: E501` or `# type: ignore`, stays with what it protects: on the
+    message's line when the condition ended above it, on both lines for a one-line
+    assert). A condition or message that a formatter split over lines only to fit the
+    assert goes back on one line when it fits in `line-length`; a test that does not fit
+    (split before, or grown past the line by `not (...)`) is split as ruff and black
+    split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
+    arguments on a line of their own), else keeps its layout; a message aligned under
+    the assert, or continued with backslashes, gets a hanging indent inside the call,
+    and a `raise` too long for one line puts its message on a line of its own. `if x:
+    assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
-    root) is followed: its line length (unless `line-length` is set here), its quote style
-    for generated messages (else the file's majority); with ruff's flake8-errmsg rules
-    (`EM101`/`EM102`/`EM103`) the message is assigned to `msg` (`message`,
-    `error_message` if taken) before `raise ValueError(msg)`; with `SIM102` an assert
-    alone in an `if` without `else` merges into it: `if outer and not cond: raise ...`.
-    `per-file-ignores` count.
+    root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
+    is set here), its quote style for generated messages (else the file's majority);
+    with ruff's flake8-errmsg rules (`EM101`/`EM102`/`EM103`) the message is assigned to
+    `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
+    `COM812` a message on a line of its own inside `ValueError(...)` ends with a comma;
+    with `SIM102` an assert alone in an `if` without `else` merges into it: `if outer
+    and not cond: raise ...`. `per-file-ignores` count.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -178,15 +197,26 @@ class AssertToRaise(Codemod):
     `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
     stripped by `-O`); message-less checks of a parameter's attribute (`assert
     trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
-    mypy, about state handed in rather than user input); conditions on tensor values
+    mypy, about state handed in rather than user input); `is not None` checks of a
+    parameter's attribute, with a message or not (`assert state.model is not None, "Model
+    must be in state"`: whether an object handed in has been set up), except on a
+    configuration (`cfg`, `config`, `*_config`, `args`, `options`, `hparams`, `params`,
+    `settings`: `assert cfg.device is not None, "set a device"` stays an input check);
+    message-less `assert x is not None` on a parameter whose signature lets it be None
+    (a `None` default, `Optional[...]` or `... | None`): the signature accepts None, the
+    assert narrows it where the library knows it is set; conditions on tensor values
     (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
     removed and breaks the `torch.compile` graph where the assert did not); and every
     assert in a file that catches `AssertionError` somewhere. So are asserts whose message
-    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`), checks
-    of a parameter that an earlier `if ...: raise` of the function already validates,
+    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`) or says
+    the condition is checked elsewhere (`"checked on match()"`, `"already validated"`,
+    `"guaranteed by the sampler"`; not `"must be checked"`), checks of a parameter
+    that an earlier `if ...: raise` of the function already validates,
     and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
-    `PKG-INFO` or `*.dist-info` at the root) that ships no test files: the tests that may
-    expect its AssertionError exist, but cannot be seen.
+    `PKG-INFO` or `*.dist-info` at the root) that ships no tests (a test file holds a
+    `test*` function, a `Test*` class or a `TestCase`; helper modules such as
+    `test_utils.py` or `test_helpers.py` do not count): the tests that may expect its
+    AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -345,7 +375,8 @@ class _Decider:
                 and settings.enables("SIM102", path)):
             merge = True
         return Layout(line_length, settings.quote, variable, merge,
-                      self._continued_comment(node, line_length))
+                      self._continued_comment(node, line_length),
+                      settings.enables("COM812", path))
 
     def _relative_path(self) -> str | None:
         try:
@@ -505,9 +536,17 @@ class _Decider:
         if not inputs and not defaulted:
             return "reads no parameter of the function: an internal invariant"
         narrowed = self._narrowed_subject(node)
+        if (isinstance(narrowed, ast.Name) and narrowed.id in inputs
+                and _is_not_none(node.test) and _may_be_none(function.node, narrowed.id)):
+            return (f"a check on `{narrowed.id}` with no message, where the signature lets "
+                    "it be None: written to narrow its type, not to check input")
         if isinstance(narrowed, ast.Attribute):
             return (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                     "narrow its type: state handed in, more likely than user input")
+        state = self._state_checked(node, function)
+        if state is not None:
+            return (f"checks that `{state}` is set: the state of an object handed in, an "
+                    "Optional narrowed for the type checker more likely than user input")
         if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
             return (f"a check on `{narrowed.id}` with no message, after giving it a default: "
                     "written to narrow its type, not to check input")
@@ -564,6 +603,26 @@ class _Decider:
             {"input": inputs, "defaulted": defaulted, "computed": computed}[
                 self._parameter_state(bindings, node, function)].add(name.id)
         return inputs, defaulted, computed
+
+    def _state_checked(self, node: ast.Assert, function: _Function) -> str | None:
+        """`state.model` in `assert state.model is not None[, message]`: an attribute of a
+        parameter (not of a configuration, `cfg.device`, whose fields the user chose; not a
+        field `self.x` that `__post_init__` validates)."""
+        subject = _is_not_none(node.test)
+        if not isinstance(subject, ast.Attribute):
+            return None
+        root = subject
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if (not isinstance(root, ast.Name) or root.id == self._self_parameter(function)
+                or CONFIG_PARAMETER.search(root.id)):
+            return None
+        bindings = self.model.bindings(root)
+        if not bindings or bindings[0].scope is not function.scope:
+            return None
+        if not any(binding.kind is BindingKind.PARAMETER for binding in bindings):
+            return None
+        return ast.unparse(subject)
 
     def _parameter_state(self, bindings: list[Binding], node: ast.Assert,
                          function: _Function) -> str:
@@ -674,6 +733,44 @@ class _Decider:
 
 
 _PRAGMA = re.compile(r"(?:noqa|type:|pragma|pylint|fmt:|nosec|pyright:|mypy:)", re.IGNORECASE)
+
+
+def _is_not_none(test: ast.expr) -> ast.expr | None:
+    """`x` in `x is not None`."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return test.left
+    return None
+
+
+def _may_be_none(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the signature lets the parameter be None: a `None` default, or an
+    annotation that names None or `Optional`."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[ast.expr | None] = [
+        *[None] * (len(positional) - len(arguments.defaults)), *arguments.defaults]
+    pairs = [*zip(positional, defaults, strict=True),
+             *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+    for argument, default in pairs:
+        if argument.arg != name:
+            continue
+        if isinstance(default, ast.Constant) and default.value is None:
+            return True
+        annotation = argument.annotation
+        if annotation is None:
+            return False
+        return any(
+            (isinstance(inner, ast.Constant) and inner.value is None)
+            or (isinstance(inner, ast.Constant) and isinstance(inner.value, str)
+                and ("None" in inner.value or "Optional" in inner.value))
+            or (isinstance(inner, (ast.Name, ast.Attribute))
+                and _last_name(inner) == "Optional")
+            for inner in ast.walk(annotation)
+        )
+    return False
 
 
 def _errmsg_rule(message: ast.expr | None) -> str | None:

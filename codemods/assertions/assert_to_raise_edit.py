@@ -16,7 +16,7 @@ import libcst as cst
 from torchfix.rewrite.editing import Editor
 from torchfix.rewrite.edits import file_quote
 
-from .assert_to_raise import UNREACHABLE_MESSAGE, Decision
+from .assert_to_raise import _PRAGMA, UNREACHABLE_MESSAGE, Decision
 
 # A new piece of code in place of an assert: small statements stay on their line, whole
 # lines (`msg = "..."` before a `raise`) and `if` blocks take lines of their own.
@@ -48,12 +48,21 @@ class AssertToRaiseEditor(Editor):
         continued = self._continued_comment(original_node.body)
         if continued:
             comment_width = 0
+        on_header, on_message = True, False
+        if comment is not None and _PRAGMA.match(comment.value.lstrip("#").strip()):
+            on_header, on_message = self._pragma_protects(original_node)
+            if not on_header:
+                comment_width = 0
         pieces = self._rewrite_statements(
             original_node.body, updated_node.body, indent, comment_width
         )
         if pieces is None:
             return updated_node
         trailing = updated_node.trailing_whitespace
+        if on_message and comment is not None:
+            pieces = _with_message_comment(pieces, comment)
+        if not on_header:
+            trailing = trailing.with_changes(comment=None, whitespace=cst.SimpleWhitespace(""))
         leading = list(updated_node.leading_lines)
         if continued and comment is not None:
             # The comment goes on above the `if`, with the lines that continue it.
@@ -64,6 +73,24 @@ class AssertToRaiseEditor(Editor):
         if continued and comment is not None:
             self._pulls_comments[id(lines[-1])] = continued
         return lines[0] if len(lines) == 1 else cst.FlattenSentinel(lines)
+
+    def _pragma_protects(self, line: cst.SimpleStatementLine) -> tuple[bool, bool]:
+        """Where a pragma comment (`# noqa: E501`, `# type: ignore`) after a lone assert
+        goes: (on the `if` header, on the message's line). It protects what shares its
+        line: the message only, when the condition ended on an earlier line; both, when
+        both are there (a one-line assert)."""
+        if len(line.body) != 1 or not isinstance(line.body[0], cst.Assert):
+            return True, False
+        assertion = line.body[0]
+        if assertion.msg is None or self.finding_at(assertion) is None:
+            return True, False
+        last = self.position(line).end.line
+        message = self.position(assertion.msg)
+        if message.start.line != last:
+            return True, False  # the message starts above the comment's line
+        if self.position(assertion.test).end.line < last:
+            return False, True
+        return True, True
 
     def _continued_comment(self, statements: Sequence[cst.BaseSmallStatement]) -> int:
         for statement in statements:
@@ -157,7 +184,8 @@ class AssertToRaiseEditor(Editor):
             return list(lines)
         inner = indent + len(self._default_indent())
         width = indent + comment_width
-        test = self._if_test(updated.test, width, decision)
+        test = self._if_test(updated.test, width, decision,
+                             indent=None if outer is not None else indent)
         if outer is not None:
             test = self._merged_test(outer, test, width, decision)
         return [
@@ -174,6 +202,8 @@ class AssertToRaiseEditor(Editor):
         variable = decision.layout.message_variable
         if variable is None:
             call = self._exception_call(assertion, decision, indent)
+            if decision.layout.trailing_comma:
+                call = _with_trailing_comma(call)
             return [cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]
         call = self._exception_call(assertion, decision, indent + len(f"{variable} = "))
         (argument,) = call.args
@@ -203,18 +233,28 @@ class AssertToRaiseEditor(Editor):
         ]
 
     def _if_test(
-        self, condition: cst.BaseExpression, extra_width: int, decision: Decision
+        self, condition: cst.BaseExpression, extra_width: int, decision: Decision,
+        indent: int | None = None,
     ) -> cst.BaseExpression:
         """The failure test, on one line where it was split only to fit the assert's width.
 
-        `extra_width` counts the indent and the comment that share the line.
+        `extra_width` counts the indent and the comment that share the line. With the
+        `indent` of the `if`, a test too long for one line where the assert fitted (or
+        was split over lines) is laid out as ruff and black split an `if` test.
         """
+        line_length = decision.layout.line_length
         joined = one_line(condition)
-        if joined is not None and joined is not condition:
-            test = failure_test(joined)
-            if (extra_width + len(f"if {_NO_CODE.code_for_node(test)}:")
-                    <= decision.layout.line_length):
-                return test
+        if joined is None:
+            return failure_test(condition)  # comments, magic trailing commas: as written
+        test = failure_test(joined)
+        if extra_width + len(f"if {_NO_CODE.code_for_node(test)}:") <= line_length:
+            return test
+        split = joined is not condition
+        if indent is not None and (split or extra_width + len(
+                f"assert {_NO_CODE.code_for_node(condition)}") <= line_length):
+            formatted = split_test(test, indent, self._default_indent(), line_length)
+            if formatted is not None:
+                return formatted
         return failure_test(condition)
 
     def _merged_test(
@@ -350,6 +390,43 @@ def _as_lines(
     return lines
 
 
+def _with_message_comment(pieces: list[Piece], comment: cst.Comment) -> list[Piece]:
+    """The pieces with `comment` after the message of the (last) new `raise`: at the end
+    of its line, or of the message's own line in a call split over lines."""
+    pieces = list(pieces)
+    for index in range(len(pieces) - 1, -1, -1):
+        piece = pieces[index]
+        if isinstance(piece, cst.If) and isinstance(piece.body, cst.IndentedBlock):
+            lines = list(piece.body.body)
+            lines[0] = _commented_message_line(lines[0], comment)
+            pieces[index] = piece.with_changes(body=piece.body.with_changes(body=lines))
+            break
+    return pieces
+
+
+def _commented_message_line(line: cst.BaseStatement, comment: cst.Comment) -> cst.BaseStatement:
+    """`raise E("...")  # comment`, `raise E(\n    "...",  # comment\n)` or
+    `msg = "..."  # comment`."""
+    if not isinstance(line, cst.SimpleStatementLine):
+        return line
+    statement = line.body[0]
+    call = statement.exc if isinstance(statement, cst.Raise) else None
+    if isinstance(call, cst.Call) and call.args and isinstance(
+            call.args[-1].whitespace_after_arg, cst.ParenthesizedWhitespace):
+        *others, last = call.args
+        closing = last.whitespace_after_arg
+        assert isinstance(closing, cst.ParenthesizedWhitespace)
+        if closing.first_line.comment is None:
+            closing = closing.with_changes(first_line=cst.TrailingWhitespace(
+                whitespace=cst.SimpleWhitespace("  "), comment=comment))
+            new_call = call.with_changes(args=[*others, last.with_changes(
+                whitespace_after_arg=closing)])
+            return line.with_changes(body=[statement.with_changes(exc=new_call)])
+        return line
+    return line.with_changes(trailing_whitespace=cst.TrailingWhitespace(
+        whitespace=cst.SimpleWhitespace("  "), comment=comment))
+
+
 def _and_operand(expression: cst.BaseExpression) -> cst.BaseExpression:
     """The expression as an operand of `and`: parenthesised where it binds looser."""
     looser = (
@@ -387,6 +464,16 @@ def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSma
     """The statements of one line, with no semicolon after the last."""
     *head, last = statements
     return [*head, last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]
+
+
+def _with_trailing_comma(call: cst.Call) -> cst.Call:
+    """`f(\n    a\n)` → `f(\n    a,\n)`: what flake8-commas (COM812) asks of a call whose
+    closing parenthesis is on a line of its own."""
+    *head, last = call.args
+    if (not isinstance(last.whitespace_after_arg, cst.ParenthesizedWhitespace)
+            or isinstance(last.comma, cst.Comma)):
+        return call
+    return call.with_changes(args=[*head, last.with_changes(comma=cst.Comma())])
 
 
 def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
@@ -486,6 +573,128 @@ def failure_test(condition: cst.BaseExpression) -> cst.BaseExpression:
     elif not condition.lpar:
         condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.UnaryOperation(operator=cst.Not(), expression=condition)
+
+
+def split_test(
+    test: cst.BaseExpression, indent: int, unit: str, line_length: int
+) -> cst.BaseExpression | None:
+    """A one-line `if` test too long for its line, split as ruff and black split it:
+    `not (\n    a or b\n)`, `(\n    a\n    or b\n)`, `not f(\n    args\n)`; None where
+    that takes more (an operand too long for its own line)."""
+    if (isinstance(test, cst.UnaryOperation) and len(test.expression.lpar) == 1
+            and not test.lpar):
+        body = _split_operands(test.expression.with_changes(lpar=[], rpar=[]),
+                               indent, unit, unit, line_length)
+        if body is None:
+            return None
+        return test.with_changes(expression=_hanging_parentheses(body, unit))
+    if isinstance(test, (cst.BooleanOperation, cst.Comparison)) and not test.lpar:
+        body = _split_operands(test, indent, unit, unit, line_length)
+        return None if body is None else _hanging_parentheses(body, unit)
+    negated = isinstance(test, cst.UnaryOperation) and not test.lpar
+    call = test.expression if isinstance(test, cst.UnaryOperation) else test
+    if not isinstance(call, cst.Call) or call.lpar or not call.args or (
+            not negated and test is not call):
+        return None
+    arguments = _NO_CODE.code_for_node(call.with_changes(func=cst.Name("f")))[2:-1]
+    head = _NO_CODE.code_for_node(call.func)
+    if (indent + len(unit) + len(arguments) > line_length
+            or indent + len(f"if {'not ' if negated else ''}{head}(") > line_length):
+        return None
+    *others, last = call.args
+    exploded = call.with_changes(
+        whitespace_before_args=cst.ParenthesizedWhitespace(
+            indent=True, last_line=cst.SimpleWhitespace(unit)),
+        args=[*others, last.with_changes(
+            whitespace_after_arg=cst.ParenthesizedWhitespace(indent=True))],
+    )
+    return test.with_changes(expression=exploded) if negated else exploded
+
+
+def _hanging_parentheses(
+    expression: cst.BaseExpression, inside: str, outside: str = ""
+) -> cst.BaseExpression:
+    """`(\n<inside>expression\n<outside>)`, relative to the statement's indent."""
+    return expression.with_changes(
+        lpar=[cst.LeftParen(whitespace_after=cst.ParenthesizedWhitespace(
+            indent=True, last_line=cst.SimpleWhitespace(inside)))],
+        rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(
+            indent=True, last_line=cst.SimpleWhitespace(outside)))],
+    )
+
+
+def _split_operands(
+    expression: cst.BaseExpression, indent: int, prefix: str, unit: str, line_length: int
+) -> cst.BaseExpression | None:
+    """The expression on one line at `indent + prefix` if it fits; else a boolean
+    operation or comparison with each operator starting a line of its own, an operand in
+    parentheses too long for its line split the same way inside them (None if an operand
+    line does not fit, or for another expression)."""
+    width = indent + len(prefix)
+    if width + len(_NO_CODE.code_for_node(expression)) <= line_length:
+        return expression
+    breaking = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(prefix))
+    if isinstance(expression, (cst.BooleanOperation, cst.BinaryOperation)):
+        operands: list[cst.BaseExpression] = []
+        operators: list[cst.CSTNode] = []
+        _flatten(expression, type(expression.operator), operands, operators)
+        lead = len(_NO_CODE.code_for_node(expression.operator).strip()) + 1
+        laid_out = []
+        for position, operand in enumerate(operands):
+            room = line_length - width - (lead if position else 0)
+            if len(_NO_CODE.code_for_node(operand)) > room:
+                if not isinstance(operand, _SPLITTABLE):
+                    return None
+                if not operand.lpar:  # split at its own operators, on the same lines
+                    split = _split_operands(operand, indent, prefix, unit, line_length)
+                    if split is None:
+                        return None
+                    operand = split
+                elif len(operand.lpar) == 1:
+                    inner = _split_operands(operand.with_changes(lpar=[], rpar=[]), indent,
+                                            prefix + unit, unit, line_length)
+                    if inner is None:
+                        return None
+                    operand = _hanging_parentheses(inner, prefix + unit, prefix)
+                else:
+                    return None
+            laid_out.append(operand)
+        result = laid_out[0]
+        for operator, operand in zip(operators, laid_out[1:], strict=True):
+            operator = operator.with_changes(
+                whitespace_before=breaking, whitespace_after=cst.SimpleWhitespace(" "))
+            if isinstance(expression, cst.BooleanOperation):
+                result = cst.BooleanOperation(left=result, operator=operator, right=operand)
+            else:
+                result = cst.BinaryOperation(left=result, operator=operator, right=operand)
+        return result
+    if isinstance(expression, cst.Comparison):
+        lines = [_NO_CODE.code_for_node(expression.left)] + [
+            _NO_CODE.code_for_node(target) for target in expression.comparisons]
+        if any(width + len(line.strip()) > line_length for line in lines):
+            return None
+        return expression.with_changes(comparisons=[
+            target.with_changes(
+                operator=target.operator.with_changes(whitespace_before=breaking))
+            for target in expression.comparisons
+        ])
+    return None
+
+
+_SPLITTABLE = (cst.BooleanOperation, cst.BinaryOperation, cst.Comparison)
+
+
+def _flatten(expression: cst.BaseExpression, operator_type: type,
+             operands: list[cst.BaseExpression], operators: list[cst.CSTNode]) -> None:
+    """`a or b or c` → [a, b, c] and the operators between them (an operand in
+    parentheses, or with another operator, stays one operand)."""
+    if (isinstance(expression, (cst.BooleanOperation, cst.BinaryOperation))
+            and not expression.lpar and isinstance(expression.operator, operator_type)):
+        _flatten(expression.left, operator_type, operands, operators)
+        operators.append(expression.operator)
+        _flatten(expression.right, operator_type, operands, operators)
+    else:
+        operands.append(expression)
 
 
 class _OneLine(cst.CSTTransformer):

@@ -1,7 +1,7 @@
 def gae(rewards, values, dones, gamma, lam):
-    if not (rewards is None or isinstance(
-        rewards, list
-    )):  # one reward per step, never a tensor: the collate function stacks them later
+    if not (
+        rewards is None or isinstance(rewards, list)
+    ):  # one reward per step, never a tensor: the collate function stacks them later
         raise ValueError("expected rewards is None or isinstance(rewards, list)")
     if not isinstance(values, list):  # bootstrapped
         raise TypeError("expected isinstance(values, list)")

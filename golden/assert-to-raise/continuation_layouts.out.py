@@ -18,7 +18,10 @@ def log_scalars(scalar_dict, step, info_dict, epoch_length, cfg, obs, next_obs):
         )
     if not isinstance(cfg, (dict, list, tuple)):
         raise TypeError(f'cfg should be a dict, list or tuple, but got {type(cfg)}')
-    if not (obs.shape[0] == next_obs.shape[0] and obs.shape[1] == next_obs.shape[1] and obs.shape[
-        2] == next_obs.shape[2]):
+    if not (
+        obs.shape[0] == next_obs.shape[0]
+        and obs.shape[1] == next_obs.shape[1]
+        and obs.shape[2] == next_obs.shape[2]
+    ):
         raise ValueError("obs and next_obs differ")
     return step

@@ -89,6 +89,42 @@ def test_files(root: Path, *, helpers: bool = True) -> Iterator[Path]:
                 yield Path(folder) / name
 
 
+# Library modules named like tests: helpers for the tests of the library's users.
+_HELPER_NAMES = TEST_HELPER_FILES | {"test_helpers.py", "test_util.py", "test_helper.py"}
+# What a file holding a test contains, searched for in its bytes before it is parsed.
+_TEST_BYTES = re.compile(
+    rb"^[ \t]*(?:async[ \t]+)?def[ \t]+test|^[ \t]*class[ \t]+Test|TestCase", re.MULTILINE
+)
+
+
+def holds_tests(path: Path) -> bool:
+    """Whether the file holds a test pytest or unittest would run: a `test*` function or
+    method, a `Test*` class or a `*TestCase` subclass. A module named like a helper
+    (`test_utils.py`, `test_helpers.py`, `testing.py`, `conftest.py`) does not count."""
+    if path.name in _HELPER_NAMES:
+        return False
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    if len(data) > _MAX_FILE_BYTES or not _TEST_BYTES.search(data):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(data, str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # the bytes say so, and a test file that does not parse is still one
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name.startswith("test"):
+                return True
+        elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or any(
+                (dotted(base) or [""])[-1].endswith("TestCase") for base in node.bases)):
+            return True
+    return False
+
+
 def _expectations(tree: ast.Module, path: str) -> Iterator[Expectation]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.With, ast.AsyncWith)):

@@ -3,7 +3,8 @@
 A codemod that lays new code out over lines (a call too long for one line) should break
 it where the project's own formatter would. Looked for at the project root, in ruff's
 order: `.ruff.toml`, `ruff.toml` (top-level `line-length`), then `pyproject.toml`
-(`[tool.ruff] line-length`, else `[tool.black] line-length`).
+(`[tool.ruff] line-length`, else `[tool.black] line-length`, else `[tool.yapf]
+column_limit`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def find_line_length(root: Path) -> int | None:
             found = _positive_int(table.get("line-length", table.get("line_length")))
             if found is not None:
                 return found
+    yapf = tool.get("yapf")  # a project formatted by yapf: its column limit
+    if isinstance(yapf, dict):
+        return _positive_int(yapf.get("column_limit", yapf.get("column-limit")))
     return None
 
 

@@ -23,7 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torchfix.model.expected_errors import Expectation, expectations_in, test_files
+from torchfix.model.expected_errors import (
+    Expectation,
+    expectations_in,
+    holds_tests,
+    test_files,
+)
 from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
 from torchfix.model.formatter import FormatterSettings, find_formatter_settings
 from torchfix.model.line_length import find_line_length
@@ -307,11 +312,13 @@ class Project:
         return self._formatter
 
     def has_tests(self) -> bool:
-        """Whether any test file lies under the project root (`test_*.py`, `*_test.py`,
-        files under `tests/`, ...). An sdist or wheel usually ships none: the tests that
-        exercise its code exist, but cannot be seen."""
+        """Whether any test file under the project root (`test_*.py`, `*_test.py`, files
+        under `tests/`, ...) holds a test (`holds_tests`: not a helper module such as
+        `test_utils.py`). An sdist or wheel usually ships none: the tests that exercise
+        its code exist, but cannot be seen."""
         if self._has_tests is None:
-            self._has_tests = next(test_files(self.root, helpers=False), None) is not None
+            self._has_tests = any(
+                holds_tests(path) for path in test_files(self.root, helpers=False))
         self._note("project:has-tests", repr(self._has_tests))
         return self._has_tests
 

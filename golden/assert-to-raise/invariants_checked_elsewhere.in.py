@@ -1,0 +1,14 @@
+from torch.utils.data import DataLoader
+
+
+class Augment:
+    def match(self, state):
+        return isinstance(state.loader, DataLoader)
+
+    def apply(self, state, loader, batch):
+        assert isinstance(loader, DataLoader), "loader type checked on match()"
+        assert batch.dim() == 4, "the batch layout is guaranteed by the collate function"
+        assert len(batch) > 0, "empty batches were already validated"
+        assert batch.shape[1] == 3, "the channels must be checked before augmenting"
+        assert batch.shape[2] > 1, "convergence is not guaranteed by a 1-pixel image"
+        return batch
