@@ -6,6 +6,7 @@ import ast
 import contextlib
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +24,7 @@ from torchfix.rewrite.contract import (
     Safety,
 )
 from torchfix.rewrite.import_order import ImportInsertion, NewImport, is_docstring, plan_imports
+from torchfix.rewrite.layout import LineSplit, split_line
 
 HELPER = "_torchfix_atomic_save"  # the helper's name in a module ("inline")
 HELPER_MODULE = "_torchfix_atomic_save"  # the package's helper module ("module")
@@ -215,6 +217,8 @@ class Rewrite:
 
     plan: HelperPlan
     import_time: int | None  # the top-level statement running it at import time, if any
+    # The line grows past the line length with the helper's name: how to split it.
+    layout: LineSplit | None = None
 
 
 # -- the codemod ---------------------------------------------------------------------------
@@ -419,13 +423,25 @@ class AtomicSave(Codemod):
                 for node, decision, message in decisions
             ]
         plan, blocker, creates = _Helper(file, facts, cls).decide()
+        per_line = Counter(node.lineno for node, _, _ in decisions)
         for node, decision, message in decisions:
             if blocker is not None:
                 yield Finding(node, f"{message}; not rewritten: {blocker}", Safety.MANUAL)
                 continue
             assert plan is not None
+            layout = _layout(file, node, plan.name) if per_line[node.lineno] == 1 else None
             yield Finding(node, message, decision, edits=creates,
-                          data=Rewrite(plan, facts.import_time_statement(node)))
+                          data=Rewrite(plan, facts.import_time_statement(node), layout))
+
+
+def _layout(file: FileContext, node: ast.expr, name: str) -> LineSplit | None:
+    """How to split the line of `node` (a call, or a value reference) once the reference
+    is renamed to `name`, if that makes it outgrow the line length (black's layout)."""
+    reference = node.func if isinstance(node, ast.Call) else node
+    span = file.span(reference)
+    if span.line != span.end_line:
+        return None
+    return split_line(file, reference, [(span.column, span.end_column, name)])
 
 
 # -- the file's facts, from the semantic model ----------------------------------------------
