@@ -209,6 +209,9 @@ class HelperPlan:
     # runs a rewritten reference while the module is imported. None: nothing to insert.
     definition: str | None = None
     anchors: tuple[int, ...] = (0,)
+    # The quote of the helper's strings when the formatter's configuration fixes one;
+    # None: the file's majority, which the editor reads.
+    quote: str | None = None
 
 
 @dataclass(frozen=True)
@@ -854,8 +857,9 @@ class _Helper:
                    if not self.model.module_scope.local(module)]
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
         definition = HELPER_TEMPLATE.format(name=HELPER, save=save)
-        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree)), \
-            None, ()
+        quote = self.file.project.formatter_settings().quote
+        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
+                          quote), None, ()
 
     def _save_expression(self) -> str | None:
         """How module-level code reaches torch.save: `torch.save`, `th.save`, `save`..."""
@@ -906,7 +910,8 @@ class _Helper:
         elif self.file.project.module_path(qualified) is not None or path.exists():
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
-            creates = (CreateFile(path, helper_module_source()),)
+            quote = self.file.project.formatter_settings().quote or '"'
+            creates = (CreateFile(path, helper_module_source(quote)),)
         imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -929,10 +934,22 @@ class _Helper:
         return None
 
 
-def helper_module_source() -> str:
-    """The package helper module: the helper, reaching torch as `torch`."""
-    return HELPER_MODULE_TEMPLATE.format(
-        helper=HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"))
+def helper_module_source(quote: str = '"') -> str:
+    """The package helper module: the helper, reaching torch as `torch`, its strings in
+    `quote`."""
+    return HELPER_MODULE_TEMPLATE.format(helper=in_quotes(
+        HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"), quote))
+
+
+def in_quotes(helper: str, quote: str) -> str:
+    """The helper's code with its strings in `quote`. Its docstring keeps `\"\"\"`, as
+    formatters keep docstrings whatever the quote style; no other string of the
+    template holds a quote character, so each `"` after the docstring is a delimiter."""
+    if quote == '"':
+        return helper
+    head, mark, rest = helper.partition('"""')
+    docstring, mark2, code = rest.partition('"""')
+    return head + mark + docstring + mark2 + code.replace('"', quote)
 
 
 def is_example(file: FileContext) -> bool:

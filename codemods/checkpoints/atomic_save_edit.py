@@ -12,10 +12,10 @@ import libcst as cst
 
 from torchfix.rewrite.contract import Finding, Span
 from torchfix.rewrite.editing import EditError, Editor
-from torchfix.rewrite.edits import insert_imports, statement_indexes
+from torchfix.rewrite.edits import file_quote, insert_imports, statement_indexes
 from torchfix.rewrite.layout import LineSplit
 
-from .atomic_save import HelperPlan, Rewrite
+from .atomic_save import HelperPlan, Rewrite, in_quotes
 
 # The nodes a line is split at (`torchfix.rewrite.layout`): libcst's kind of each CPython one.
 _SPLIT_NODES_BY_AST = {
@@ -133,7 +133,8 @@ def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
         return module
     line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
     index = moved[line] if line < len(moved) else len(module.body)
-    return insert_helper(module, index, helper_definition(module, plan.definition))
+    code = in_quotes(plan.definition, plan.quote or file_quote(original))
+    return insert_helper(module, index, helper_definition(module, code))
 
 
 def helper_definition(module: cst.Module, code: str) -> cst.FunctionDef:
