@@ -141,6 +141,10 @@ TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
 )
+# Modules whose functions make up throwaway names: a file saved under a random name is
+# measured or read back and deleted, not a checkpoint anyone resumes from.
+RANDOM_NAME_MODULES = ("random.", "uuid.", "secrets.", "tempfile.")
+REMOVERS = frozenset({"os.remove", "os.unlink"})
 # Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
 DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
 # What a TensorBoard-style logger's `add_<media>` methods log (`add_video`, `add_image`).
@@ -557,7 +561,8 @@ class _Facts:
                                                      "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
-                or _is_url(destination) or self._temporary_from_callers(destination, call)):
+                or _is_url(destination) or self._temporary_from_callers(destination, call)
+                or self._is_throwaway(destination, call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -640,6 +645,61 @@ class _Facts:
                 return False
             argument = caller.args[index] if 0 <= index < len(caller.args) else None
         return argument is not None and self._is_temporary(argument)
+
+    def _is_throwaway(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the file saved is thrown away: named by `random`, `uuid`, `secrets` or
+        `tempfile` (directly or through names bound in the function), or removed later in
+        the same function (`os.remove(path)`, `os.unlink`, `Path(path).unlink()`,
+        `path.unlink()`, `shutil.rmtree` of a folder in the destination): the save
+        measures a size or feeds a reader, and writes no checkpoint."""
+        if self._random_name(destination, frozenset()):
+            return True
+        function = self.model.enclosing_function(call)
+        container: ast.AST = function if function is not None else self.tree
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        target = ast.dump(destination)
+        names = {n.id for n in ast.walk(destination) if isinstance(n, ast.Name)}
+        for other in ast.walk(container):
+            if not isinstance(other, ast.Call) or (other.lineno, other.col_offset) < end:
+                continue
+            if self.model.enclosing_function(other) is not function:
+                continue
+            removed, folder = self._removed(other)
+            if removed is not None and (ast.dump(removed) == target or (
+                    folder and isinstance(removed, ast.Name) and removed.id in names)):
+                return True
+        return False
+
+    def _random_name(self, node: ast.expr, seen: frozenset[int]) -> bool:
+        for child in ast.walk(node):
+            if isinstance(child, ast.Call):
+                name = self.model.qualified_name(child.func) or ""
+                if name.startswith(RANDOM_NAME_MODULES):
+                    return True
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                for binding in self.model.bindings(child):
+                    if id(binding) in seen or binding.kind is not BindingKind.ASSIGNMENT \
+                            or binding.value is None:
+                        continue
+                    if self._random_name(binding.value, seen | {id(binding)}):
+                        return True
+        return False
+
+    def _removed(self, call: ast.Call) -> tuple[ast.expr | None, bool]:
+        """(what the call deletes, whether it is a folder), if it deletes a path."""
+        name = self.model.qualified_name(call.func)
+        if name in REMOVERS and call.args:
+            return call.args[0], False
+        if name == "shutil.rmtree" and call.args:
+            return call.args[0], True
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "unlink" and not call.args:
+            receiver = func.value
+            if isinstance(receiver, ast.Call) and len(receiver.args) == 1 and \
+                    _dotted(receiver.func).rsplit(".", 1)[-1] == "Path":
+                return receiver.args[0], False
+            return receiver, False
+        return None, False
 
     def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
         """The `with` around the call that holds `destination` open for writing:
