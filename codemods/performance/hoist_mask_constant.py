@@ -24,6 +24,7 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Safety,
 )
+from torchfix.rewrite.layout import joins_on_one_line
 from torchfix.rewrite.suppressions import Suppressions, find_suppressions
 
 # -- dtypes ---------------------------------------------------------------------------------
@@ -681,6 +682,14 @@ class DropStatement:
 
 
 @dataclass(frozen=True)
+class JoinCall:
+    """The fill call laid out over lines fits on one line once its operand is replaced:
+    join it, as black and ruff format would."""
+
+    call: ast.Call
+
+
+@dataclass(frozen=True)
 class HoistConstant:
     """This use is replaced by `name` (a ReplaceNode edit); `name = value` goes after the
     module's imports, in `order` among the constants hoisted."""
@@ -959,7 +968,11 @@ class _Decisions:
             forgotten = self.reader.constructor_import(operand)
             if forgotten is not None:
                 edits.append(forgotten)
-            finding = Finding(operand, self.spelled(message, data), judged.safety, tuple(edits))
+            call, _ = self.operand_of[id(operand)]
+            replaced = {id(operand): self.file.source(data)}
+            join = JoinCall(call) if joins_on_one_line(self.file, call, replaced) else None
+            finding = Finding(operand, self.spelled(message, data), judged.safety, tuple(edits),
+                              join)
             self.fixes.append(_Fix(finding, not self.suppressed(operand), (operand, data),
                                    {id(operand): data}))
 

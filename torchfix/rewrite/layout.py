@@ -148,7 +148,7 @@ def joins_on_one_line(file: FileContext, call: ast.Call,
         return False
     arguments = sorted([*call.args, *call.keywords],
                        key=lambda a: (a.lineno, a.col_offset))  # type: ignore[attr-defined]
-    texts = [replaced.get(id(argument), file.source(argument)) for argument in arguments]
+    texts = [_argument_text(file, argument, replaced) for argument in arguments]
     callee = file.source(call.func)
     if any("\n" in text for text in (callee, *texts)):
         return False
@@ -164,6 +164,18 @@ def joins_on_one_line(file: FileContext, call: ast.Call,
 
 
 # -- reading text --------------------------------------------------------------------------
+
+
+def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
+                   replaced: Mapping[int, str]) -> str:
+    if id(argument) in replaced:
+        return replaced[id(argument)]
+    if isinstance(argument, ast.keyword) and id(argument.value) in replaced:
+        prefix = f"{argument.arg}=" if argument.arg is not None else "**"
+        return prefix + replaced[id(argument.value)]
+    if isinstance(argument, ast.Starred) and id(argument.value) in replaced:
+        return "*" + replaced[id(argument.value)]
+    return file.source(argument)
 
 
 def _edited(line: str, edits: Sequence[tuple[int, int, str]]) -> str:
