@@ -89,3 +89,19 @@ def test_a_call_that_fits_once_edited_is_joined(tmp_path: Path) -> None:
 ])
 def test_calls_the_formatter_keeps_split_are_not_joined(tmp_path: Path, call: str) -> None:
     assert not joins(tmp_path, f"def f(out, mask):\n    out = {call}\n", "0.0")
+
+
+def test_a_file_longer_than_88_columns_without_a_configured_length_is_not_split(
+        tmp_path: Path) -> None:
+    source = ("def f(x):\n"
+              "    torch.save(x, os.path.join(output_dir, 'predictions_final_epoch_00001.pt'))\n"
+              f"    y = '{'a' * 100}'\n")
+    assert renamed(tmp_path, source) is None
+    assert renamed(tmp_path, source, "[tool.black]\nline-length = 88\n") is not None
+
+
+def test_long_docstrings_and_comments_do_not_count_as_long_code(tmp_path: Path) -> None:
+    source = ('def f(x):\n    """Save.\n\n    ' + "word " * 20 + '\n    """\n'
+              "    # " + "comment " * 12 + "\n"
+              "    torch.save(x, os.path.join(output_dir, 'predictions_final_epoch_00001.pt'))\n")
+    assert renamed(tmp_path, source) is not None

@@ -280,11 +280,17 @@ class AtomicSave(Codemod):
         _torchfix_atomic_save({"model": model.state_dict()}, path)
     ```
     `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
-    standard library group of the imports, in sorted order (a new group before the others
-    if the file has none), so isort and ruff's `I001` stay happy. The helper is
-    annotated, RUF021-clean and formatter-stable: black and ruff format leave it as it is
-    at any line length from 79 up. A helper an earlier torchfix inserted (unannotated) is
-    recognised by its name and docstring marker and reused, never doubled.
+    standard library group of the imports, in the project's sort order (ruff's or isort's
+    settings: `force-sort-within-sections` mixes plain and from-imports; a new group
+    before the others if the file has none), so isort and ruff's `I001` stay happy. The
+    helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
+    it as it is at any line length from 79 up; its strings use the project's quote style
+    (ruff's `quote-style`, black's normalization, else the file's majority). A helper an
+    earlier torchfix inserted (unannotated, either quote) is recognised by its name and
+    docstring marker and reused, never doubled. A line that the longer name pushes past
+    the project's line length (else 88) is split as black would split it: at its last
+    bracket pair, arguments on a line of their own (a display one element per line);
+    lines with a pragma comment or already too long stay as they are.
 
     ## Where the helper lives: `helper = "inline"` or `"module"`
     The rewritten code must not depend on torchfix, and the temp-file, fsync, permission
@@ -350,7 +356,10 @@ class AtomicSave(Codemod):
       built from those, names bound to those), a destination built from a parameter
       that every caller in this file fills with a temporary path (for a private or
       nested function, or one with a single caller here: `save_for_hf(model, tmpdir)`
-      before an upload), and saves that are already renamed into place (`os.replace`,
+      before an upload), throwaway files (a destination named by `random`, `uuid`,
+      `secrets` or `tempfile`, or removed later in the same function: `os.remove`,
+      `os.unlink`, `Path.unlink`, `shutil.rmtree` of its folder), and saves that are
+      already renamed into place (`os.replace`,
       `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
       function it calls, or in a function of this module that calls it by name
       (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;

@@ -722,7 +722,9 @@ class HoistMaskConstant(Codemod):
     `device = x.device` local that only those constant tensors read, and a
     `from torch import tensor` left unused. With `--unsafe-fixes`, a large fill value
     (`|C| >= 1000`) that fills three masks or more in a module becomes one module-level
-    UPPER_CASE constant (`MASK_FILL_VALUE = -1e9`).
+    UPPER_CASE constant (`MASK_FILL_VALUE = -1e9`). A fill call laid out over lines
+    that fits on one line once the tensor is gone (at the project's line length, else
+    88; no comment inside, no magic trailing comma) is joined, as ruff format would.
 
     ## Why
     `torch.tensor(C, device=x.device)` runs on every call, usually in the hot path of a

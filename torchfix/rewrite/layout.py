@@ -13,7 +13,9 @@ tree and the source text, what the formatter would write instead:
   (no comments inside, no magic trailing comma), so that it should be joined.
 
 The line length is the project's formatter's (`Project.formatter_line_length()`), else
-black's and ruff's default of 88. No libcst here: `check` never needs it.
+black's and ruff's default of 88; a file with lines of code longer than 88 in a project
+that configures no line length keeps to some other limit (yapf's, flake8's), so its
+lines are not split. No libcst here: `check` never needs it.
 """
 
 from __future__ import annotations
@@ -89,6 +91,8 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
         return None
     old = file.lines[number - 1].rstrip("\r\n")
     limit = line_length(file)
+    if file.project.formatter_line_length() is None and _exceeds(file, limit):
+        return None  # no configured line length, and the file does not keep to 88
     new = _edited(old, edits)
     if len(old) > limit or len(new) <= limit or "\\" in old or PRAGMA.search(old):
         return None
@@ -176,6 +180,21 @@ def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
     if isinstance(argument, ast.Starred) and id(argument.value) in replaced:
         return "*" + replaced[id(argument.value)]
     return file.source(argument)
+
+
+def _exceeds(file: FileContext, limit: int) -> bool:
+    """Whether a line of code (not a comment, a string over lines or a `noqa` line, which
+    formatters leave long) is longer than `limit`."""
+    long = {number for number, line in enumerate(file.lines, 1)
+            if len(line.rstrip("\r\n")) > limit and not line.lstrip().startswith("#")
+            and "noqa" not in line}
+    if not long:
+        return False
+    for node in ast.walk(file.tree):
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and \
+                (node.end_lineno or node.lineno) > node.lineno:
+            long -= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return bool(long)
 
 
 def _edited(line: str, edits: Sequence[tuple[int, int, str]]) -> str:
