@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import libcst as cst
@@ -61,3 +63,85 @@ def test_statements_sharing_a_line_count_as_one_line(tmp_path: Path) -> None:
     # CPython sees two import statements; the new one goes after the line holding both.
     assert with_imports(tmp_path, source, NewImport("tempfile"), name="script.py") == (
         "import sys; import torch\nimport tempfile\nx = 1\n")
+
+
+# -- the project's sorting settings ------------------------------------------------------------
+
+FORCE_SORTED = (
+    "from collections import namedtuple\nimport inspect\nimport os\n"
+    "from typing import Any\nimport warnings\n\nimport torch\n"
+)
+
+
+@pytest.mark.parametrize("config", [
+    ("pyproject.toml", "[tool.ruff.lint.isort]\nforce-sort-within-sections = true\n"),
+    ("pyproject.toml", "[tool.ruff.isort]\nforce-sort-within-sections = true\n"),
+    ("ruff.toml", "[lint.isort]\nforce-sort-within-sections = true\n"),
+    ("pyproject.toml", "[tool.isort]\nforce_sort_within_sections = true\n"),
+    ("pyproject.toml", '[tool.isort]\nprofile = "google"\n'),
+    ("setup.cfg", "[isort]\nforce_sort_within_sections = True\n"),
+    (".isort.cfg", "[settings]\nforce_sort_within_sections=true\n"),
+    ("tox.ini", "[tool:isort]\nprofile = open_stack\n"),
+])
+def test_force_sort_within_sections_mixes_plain_and_from_imports(
+        tmp_path: Path, config: tuple[str, str]) -> None:
+    (tmp_path / config[0]).write_text(config[1])
+    new = with_imports(tmp_path, FORCE_SORTED, NewImport("shutil"), NewImport("tempfile"),
+                       NewImport("typing"), NewImport("abc"))
+    assert new == (
+        "import abc\nfrom collections import namedtuple\nimport inspect\nimport os\n"
+        "import shutil\nimport tempfile\nimport typing\nfrom typing import Any\n"
+        "import warnings\n\nimport torch\n")
+
+
+def test_force_sort_within_sections_can_be_turned_off_under_a_profile(tmp_path: Path
+                                                                       ) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.isort]\nprofile = "google"\nforce_sort_within_sections = false\n')
+    source = "import os\nfrom typing import Any\n\nimport torch\n"
+    assert with_imports(tmp_path, source, NewImport("tempfile")) == (
+        "import os\nimport tempfile\nfrom typing import Any\n\nimport torch\n")
+
+
+def test_ruff_settings_win_over_isort_settings(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.ruff.lint.isort]\ncombine-as-imports = true\n\n"
+        "[tool.isort]\nforce_sort_within_sections = true\n")
+    source = "import os\nfrom typing import Any\n\nimport torch\n"
+    assert with_imports(tmp_path, source, NewImport("tempfile")) == (
+        "import os\nimport tempfile\nfrom typing import Any\n\nimport torch\n")
+
+
+def test_known_first_party_is_a_section_of_its_own(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ruff.lint.isort]\nknown-first-party = ["trainlib"]\n')
+    source = "import os\n\nimport torch\n\nimport trainlib.models\n"
+    assert with_imports(tmp_path, source, NewImport("trainlib.helpers", "helper"),
+                        name="script.py") == (
+        "import os\n\nimport torch\n\nimport trainlib.models\n"
+        "from trainlib.helpers import helper\n")
+
+
+def test_numbers_in_module_names_sort_naturally(tmp_path: Path) -> None:
+    source = "import torch\nimport torch2\nimport torch10\n"
+    assert with_imports(tmp_path, source, NewImport("torch3"), name="script.py") == (
+        "import torch\nimport torch2\nimport torch3\nimport torch10\n")
+
+
+def test_ruff_agrees_with_the_force_sorted_placement(tmp_path: Path) -> None:
+    """ruff's own I001 check, at the project's settings, passes the planned imports."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.ruff.lint.isort]\nforce-sort-within-sections = true\n")
+    source = (
+        "from collections.abc import Callable\nfrom copy import deepcopy\nimport inspect\n"
+        "import logging\nimport os\nfrom typing import IO, Any\nimport warnings\n\n"
+        "import numpy as np\nimport torch\n\nfrom pkg.data import Data\n")
+    new = with_imports(tmp_path, source, *(NewImport(name) for name in
+                                           ("shutil", "tempfile", "typing")))
+    (tmp_path / "pkg" / "train.py").write_text(new)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--select", "I001", "--no-fix", "--no-cache",
+         "--output-format", "concise", "pkg/train.py"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + new
+    assert "import shutil\nimport tempfile\nimport typing\nfrom typing import IO" in new

@@ -6,6 +6,7 @@ import ast
 import contextlib
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +24,7 @@ from torchfix.rewrite.contract import (
     Safety,
 )
 from torchfix.rewrite.import_order import ImportInsertion, NewImport, is_docstring, plan_imports
+from torchfix.rewrite.layout import LineSplit, split_line
 
 HELPER = "_torchfix_atomic_save"  # the helper's name in a module ("inline")
 HELPER_MODULE = "_torchfix_atomic_save"  # the package's helper module ("module")
@@ -139,6 +141,10 @@ TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
 )
+# Modules whose functions make up throwaway names: a file saved under a random name is
+# measured or read back and deleted, not a checkpoint anyone resumes from.
+RANDOM_NAME_MODULES = ("random.", "uuid.", "secrets.", "tempfile.")
+REMOVERS = frozenset({"os.remove", "os.unlink"})
 # Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
 DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
 # What a TensorBoard-style logger's `add_<media>` methods log (`add_video`, `add_image`).
@@ -207,6 +213,9 @@ class HelperPlan:
     # runs a rewritten reference while the module is imported. None: nothing to insert.
     definition: str | None = None
     anchors: tuple[int, ...] = (0,)
+    # The quote of the helper's strings when the formatter's configuration fixes one;
+    # None: the file's majority, which the editor reads.
+    quote: str | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,8 @@ class Rewrite:
 
     plan: HelperPlan
     import_time: int | None  # the top-level statement running it at import time, if any
+    # The line grows past the line length with the helper's name: how to split it.
+    layout: LineSplit | None = None
 
 
 # -- the codemod ---------------------------------------------------------------------------
@@ -269,11 +280,17 @@ class AtomicSave(Codemod):
         _torchfix_atomic_save({"model": model.state_dict()}, path)
     ```
     `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
-    standard library group of the imports, in sorted order (a new group before the others
-    if the file has none), so isort and ruff's `I001` stay happy. The helper is
-    annotated, RUF021-clean and formatter-stable: black and ruff format leave it as it is
-    at any line length from 79 up. A helper an earlier torchfix inserted (unannotated) is
-    recognised by its name and docstring marker and reused, never doubled.
+    standard library group of the imports, in the project's sort order (ruff's or isort's
+    settings: `force-sort-within-sections` mixes plain and from-imports; a new group
+    before the others if the file has none), so isort and ruff's `I001` stay happy. The
+    helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
+    it as it is at any line length from 79 up; its strings use the project's quote style
+    (ruff's `quote-style`, black's normalization, else the file's majority). A helper an
+    earlier torchfix inserted (unannotated, either quote) is recognised by its name and
+    docstring marker and reused, never doubled. A line that the longer name pushes past
+    the project's line length (else 88) is split as black would split it: at its last
+    bracket pair, arguments on a line of their own (a display one element per line);
+    lines with a pragma comment or already too long stay as they are.
 
     ## Where the helper lives: `helper = "inline"` or `"module"`
     The rewritten code must not depend on torchfix, and the temp-file, fsync, permission
@@ -339,7 +356,10 @@ class AtomicSave(Codemod):
       built from those, names bound to those), a destination built from a parameter
       that every caller in this file fills with a temporary path (for a private or
       nested function, or one with a single caller here: `save_for_hf(model, tmpdir)`
-      before an upload), and saves that are already renamed into place (`os.replace`,
+      before an upload), throwaway files (a destination named by `random`, `uuid`,
+      `secrets` or `tempfile`, or removed later in the same function: `os.remove`,
+      `os.unlink`, `Path.unlink`, `shutil.rmtree` of its folder), and saves that are
+      already renamed into place (`os.replace`,
       `os.rename`, `shutil.move`, `Path.replace`/`rename`) in the same function, in a
       function it calls, or in a function of this module that calls it by name
       (`self._save(tmp); self._replace(tmp, path)`): they are atomic already;
@@ -419,13 +439,25 @@ class AtomicSave(Codemod):
                 for node, decision, message in decisions
             ]
         plan, blocker, creates = _Helper(file, facts, cls).decide()
+        per_line = Counter(node.lineno for node, _, _ in decisions)
         for node, decision, message in decisions:
             if blocker is not None:
                 yield Finding(node, f"{message}; not rewritten: {blocker}", Safety.MANUAL)
                 continue
             assert plan is not None
+            layout = _layout(file, node, plan.name) if per_line[node.lineno] == 1 else None
             yield Finding(node, message, decision, edits=creates,
-                          data=Rewrite(plan, facts.import_time_statement(node)))
+                          data=Rewrite(plan, facts.import_time_statement(node), layout))
+
+
+def _layout(file: FileContext, node: ast.expr, name: str) -> LineSplit | None:
+    """How to split the line of `node` (a call, or a value reference) once the reference
+    is renamed to `name`, if that makes it outgrow the line length (black's layout)."""
+    reference = node.func if isinstance(node, ast.Call) else node
+    span = file.span(reference)
+    if span.line != span.end_line:
+        return None
+    return split_line(file, reference, [(span.column, span.end_column, name)])
 
 
 # -- the file's facts, from the semantic model ----------------------------------------------
@@ -538,7 +570,8 @@ class _Facts:
                                                      "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
-                or _is_url(destination) or self._temporary_from_callers(destination, call)):
+                or _is_url(destination) or self._temporary_from_callers(destination, call)
+                or self._is_throwaway(destination, call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -621,6 +654,61 @@ class _Facts:
                 return False
             argument = caller.args[index] if 0 <= index < len(caller.args) else None
         return argument is not None and self._is_temporary(argument)
+
+    def _is_throwaway(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the file saved is thrown away: named by `random`, `uuid`, `secrets` or
+        `tempfile` (directly or through names bound in the function), or removed later in
+        the same function (`os.remove(path)`, `os.unlink`, `Path(path).unlink()`,
+        `path.unlink()`, `shutil.rmtree` of a folder in the destination): the save
+        measures a size or feeds a reader, and writes no checkpoint."""
+        if self._random_name(destination, frozenset()):
+            return True
+        function = self.model.enclosing_function(call)
+        container: ast.AST = function if function is not None else self.tree
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        target = ast.dump(destination)
+        names = {n.id for n in ast.walk(destination) if isinstance(n, ast.Name)}
+        for other in ast.walk(container):
+            if not isinstance(other, ast.Call) or (other.lineno, other.col_offset) < end:
+                continue
+            if self.model.enclosing_function(other) is not function:
+                continue
+            removed, folder = self._removed(other)
+            if removed is not None and (ast.dump(removed) == target or (
+                    folder and isinstance(removed, ast.Name) and removed.id in names)):
+                return True
+        return False
+
+    def _random_name(self, node: ast.expr, seen: frozenset[int]) -> bool:
+        for child in ast.walk(node):
+            if isinstance(child, ast.Call):
+                name = self.model.qualified_name(child.func) or ""
+                if name.startswith(RANDOM_NAME_MODULES):
+                    return True
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                for binding in self.model.bindings(child):
+                    if id(binding) in seen or binding.kind is not BindingKind.ASSIGNMENT \
+                            or binding.value is None:
+                        continue
+                    if self._random_name(binding.value, seen | {id(binding)}):
+                        return True
+        return False
+
+    def _removed(self, call: ast.Call) -> tuple[ast.expr | None, bool]:
+        """(what the call deletes, whether it is a folder), if it deletes a path."""
+        name = self.model.qualified_name(call.func)
+        if name in REMOVERS and call.args:
+            return call.args[0], False
+        if name == "shutil.rmtree" and call.args:
+            return call.args[0], True
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "unlink" and not call.args:
+            receiver = func.value
+            if isinstance(receiver, ast.Call) and len(receiver.args) == 1 and \
+                    _dotted(receiver.func).rsplit(".", 1)[-1] == "Path":
+                return receiver.args[0], False
+            return receiver, False
+        return None, False
 
     def _opened_for_writing(self, destination: ast.expr, call: ast.Call) -> ast.AST | None:
         """The `with` around the call that holds `destination` open for writing:
@@ -838,8 +926,9 @@ class _Helper:
                    if not self.model.module_scope.local(module)]
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
         definition = HELPER_TEMPLATE.format(name=HELPER, save=save)
-        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree)), \
-            None, ()
+        quote = self.file.project.formatter_settings().quote
+        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
+                          quote), None, ()
 
     def _save_expression(self) -> str | None:
         """How module-level code reaches torch.save: `torch.save`, `th.save`, `save`..."""
@@ -890,7 +979,8 @@ class _Helper:
         elif self.file.project.module_path(qualified) is not None or path.exists():
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
-            creates = (CreateFile(path, helper_module_source()),)
+            quote = self.file.project.formatter_settings().quote or '"'
+            creates = (CreateFile(path, helper_module_source(quote)),)
         imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -913,10 +1003,22 @@ class _Helper:
         return None
 
 
-def helper_module_source() -> str:
-    """The package helper module: the helper, reaching torch as `torch`."""
-    return HELPER_MODULE_TEMPLATE.format(
-        helper=HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"))
+def helper_module_source(quote: str = '"') -> str:
+    """The package helper module: the helper, reaching torch as `torch`, its strings in
+    `quote`."""
+    return HELPER_MODULE_TEMPLATE.format(helper=in_quotes(
+        HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"), quote))
+
+
+def in_quotes(helper: str, quote: str) -> str:
+    """The helper's code with its strings in `quote`. Its docstring keeps `\"\"\"`, as
+    formatters keep docstrings whatever the quote style; no other string of the
+    template holds a quote character, so each `"` after the docstring is a delimiter."""
+    if quote == '"':
+        return helper
+    head, mark, rest = helper.partition('"""')
+    docstring, mark2, code = rest.partition('"""')
+    return head + mark + docstring + mark2 + code.replace('"', quote)
 
 
 def is_example(file: FileContext) -> bool:

@@ -10,11 +10,20 @@ from typing import Any
 
 import libcst as cst
 
-from torchfix.rewrite.contract import Finding
+from torchfix.rewrite.contract import Finding, Span
 from torchfix.rewrite.editing import EditError, Editor
-from torchfix.rewrite.edits import insert_imports, statement_indexes
+from torchfix.rewrite.edits import file_quote, insert_imports, statement_indexes
+from torchfix.rewrite.layout import LineSplit
 
-from .atomic_save import HelperPlan, Rewrite
+from .atomic_save import HelperPlan, Rewrite, in_quotes
+
+# The nodes a line is split at (`torchfix.rewrite.layout`): libcst's kind of each CPython one.
+_SPLIT_NODES_BY_AST = {
+    "Call": "Call", "Subscript": "Subscript", "Dict": "Dict", "List": "List", "Set": "Set",
+    "ListComp": "ListComp", "SetComp": "SetComp", "DictComp": "DictComp",
+}
+_SPLIT_NODES = (cst.Call, cst.Subscript, cst.Dict, cst.List, cst.Set, cst.ListComp,
+                cst.SetComp, cst.DictComp)
 
 
 class AtomicSaveEditor(Editor):
@@ -25,6 +34,27 @@ class AtomicSaveEditor(Editor):
         super().__init__(*args, **kwargs)
         self._names = {_node_name(f.node) for f in self.edit.findings}
         self._made: list[Rewrite] = []
+        # Lines split because the helper's name made them too long: by the split node.
+        self._layouts: dict[Span, LineSplit] = {
+            self.file.span(f.data.layout.node): f.data.layout for f in self.edit.findings
+            if isinstance(f.data, Rewrite) and f.data.layout is not None
+        }
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        result = super().on_leave(original_node, updated_node)
+        if not self._layouts or not isinstance(original_node, _SPLIT_NODES):
+            return result
+        span = self.span_of(original_node)
+        layout = self._layouts.get(span)
+        if layout is None or type(original_node).__name__ != _SPLIT_NODES_BY_AST.get(
+                type(layout.node).__name__):
+            return result
+        del self._layouts[span]
+        # The layout's text holds the renamed reference: the inner change, made already.
+        new = cst.parse_expression(layout.code)
+        if result.lpar and not new.lpar:
+            new = new.with_changes(lpar=result.lpar, rpar=result.rpar)
+        return new
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if _cst_name(original_node.func) not in self._names:
@@ -103,7 +133,8 @@ def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
         return module
     line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
     index = moved[line] if line < len(moved) else len(module.body)
-    return insert_helper(module, index, helper_definition(module, plan.definition))
+    code = in_quotes(plan.definition, plan.quote or file_quote(original))
+    return insert_helper(module, index, helper_definition(module, code))
 
 
 def helper_definition(module: cst.Module, code: str) -> cst.FunctionDef:

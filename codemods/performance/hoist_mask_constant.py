@@ -24,6 +24,7 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Safety,
 )
+from torchfix.rewrite.layout import joins_on_one_line
 from torchfix.rewrite.suppressions import Suppressions, find_suppressions
 
 # -- dtypes ---------------------------------------------------------------------------------
@@ -681,6 +682,14 @@ class DropStatement:
 
 
 @dataclass(frozen=True)
+class JoinCall:
+    """The fill call laid out over lines fits on one line once its operand is replaced:
+    join it, as black and ruff format would."""
+
+    call: ast.Call
+
+
+@dataclass(frozen=True)
 class HoistConstant:
     """This use is replaced by `name` (a ReplaceNode edit); `name = value` goes after the
     module's imports, in `order` among the constants hoisted."""
@@ -713,7 +722,9 @@ class HoistMaskConstant(Codemod):
     `device = x.device` local that only those constant tensors read, and a
     `from torch import tensor` left unused. With `--unsafe-fixes`, a large fill value
     (`|C| >= 1000`) that fills three masks or more in a module becomes one module-level
-    UPPER_CASE constant (`MASK_FILL_VALUE = -1e9`).
+    UPPER_CASE constant (`MASK_FILL_VALUE = -1e9`). A fill call laid out over lines
+    that fits on one line once the tensor is gone (at the project's line length, else
+    88; no comment inside, no magic trailing comma) is joined, as ruff format would.
 
     ## Why
     `torch.tensor(C, device=x.device)` runs on every call, usually in the hot path of a
@@ -959,7 +970,11 @@ class _Decisions:
             forgotten = self.reader.constructor_import(operand)
             if forgotten is not None:
                 edits.append(forgotten)
-            finding = Finding(operand, self.spelled(message, data), judged.safety, tuple(edits))
+            call, _ = self.operand_of[id(operand)]
+            replaced = {id(operand): self.file.source(data)}
+            join = JoinCall(call) if joins_on_one_line(self.file, call, replaced) else None
+            finding = Finding(operand, self.spelled(message, data), judged.safety, tuple(edits),
+                              join)
             self.fixes.append(_Fix(finding, not self.suppressed(operand), (operand, data),
                                    {id(operand): data}))
 

@@ -3,7 +3,8 @@
 Fill operands and uses are replaced with the shared `ReplaceNode` edit (the text of the
 constant as written); this editor adds what the primitives cannot do: remove a local's
 statement (`DropStatement`: its comments and blank lines stay with the statement after
-it) and put the hoisted constants after the module's imports (`HoistConstant`).
+it), put the hoisted constants after the module's imports (`HoistConstant`), and join a
+fill call laid out over lines that fits on one line once edited (`JoinCall`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from libcst.codemod import CodemodContext
 
 from torchfix.rewrite.contract import Span
 from torchfix.rewrite.editing import EditError, EditSettings, PrimitiveEditor
+from torchfix.rewrite.edits import one_line_call
 from torchfix.rewrite.transformer import TransformerSettings
 
-from .hoist_mask_constant import DropStatement, HoistConstant
+from .hoist_mask_constant import DropStatement, HoistConstant, JoinCall
 
 
 class HoistMaskConstantEditor(PrimitiveEditor):
@@ -30,8 +32,12 @@ class HoistMaskConstantEditor(PrimitiveEditor):
         # Statements to remove, by the span of their assignment.
         self._drops: dict[Span, int] = {}
         constants: dict[str, HoistConstant] = {}
+        # Fill calls over lines that fit on one line once edited, by span.
+        self._joins: set[Span] = set()
         for finding in edit.findings:
-            if isinstance(finding.data, DropStatement):
+            if isinstance(finding.data, JoinCall):
+                self._joins.add(self.file.span(finding.data.call))
+            elif isinstance(finding.data, DropStatement):
                 span = self.file.span(finding.node)
                 self._drops[span] = self._drops.get(span, 0) + 1
             elif isinstance(finding.data, HoistConstant):
@@ -40,6 +46,12 @@ class HoistMaskConstantEditor(PrimitiveEditor):
         # Statements to remove once their block is left, by id (the values keep them alive,
         # so that no other node can get the same id meanwhile).
         self._dropped: dict[int, cst.CSTNode] = {}
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if self._joins and self.span_of(original_node) in self._joins:
+            self._joins.discard(self.span_of(original_node))
+            return one_line_call(updated_node)
+        return updated_node
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine

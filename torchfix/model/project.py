@@ -31,6 +31,7 @@ from torchfix.model.expected_errors import (
 )
 from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
 from torchfix.model.formatter import FormatterSettings, find_formatter_settings
+from torchfix.model.import_settings import ImportSettings, find_import_settings
 from torchfix.model.line_length import find_line_length
 from torchfix.model.semantic import SemanticModel
 from torchfix.model.torch_floor import TorchFloor, find_torch_floor
@@ -81,6 +82,7 @@ class Project:
     _line_length: int | None = field(default=None, repr=False)
     _line_length_read: bool = False
     _formatter: FormatterSettings | None = field(default=None, repr=False)
+    _imports: ImportSettings | None = field(default=None, repr=False)
     _has_tests: bool | None = field(default=None, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
@@ -311,6 +313,14 @@ class Project:
         self._note("project:formatter-settings", repr(self._formatter))
         return self._formatter
 
+    def import_settings(self) -> ImportSettings:
+        """How the project's import sorter (ruff's isort rules, or isort) orders imports
+        (`torchfix.model.import_settings`)."""
+        if self._imports is None:
+            self._imports = find_import_settings(self.root)
+        self._note("project:import-settings", repr(self._imports))
+        return self._imports
+
     def has_tests(self) -> bool:
         """Whether any test file under the project root (`test_*.py`, `*_test.py`, files
         under `tests/`, ...) holds a test (`holds_tests`: not a helper module such as
@@ -359,6 +369,7 @@ class Project:
         self._expectations = None
         self._line_length_read = False
         self._formatter = None
+        self._imports = None
         self._has_tests = None
 
     def _digest_now(self, key: str) -> str | None:
@@ -382,6 +393,8 @@ class Project:
                 return repr(self.formatter_line_length())
             if key == "project:formatter-settings":
                 return repr(self.formatter_settings())
+            if key == "project:import-settings":
+                return repr(self.import_settings())
             if key == "project:has-tests":
                 return repr(self.has_tests())
             if key == "project:distribution":

@@ -74,6 +74,23 @@ def insert_argument(call: cst.Call, index: int, arg: cst.Arg) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def one_line_call(call: cst.Call) -> cst.Call:
+    """`f(\n    a, b\n)` → `f(a, b)`: the call's arguments joined onto one line (each
+    argument must be on one line already; `torchfix.rewrite.layout.joins_on_one_line`
+    decides when that fits)."""
+    args = list(call.args)
+    joined = [
+        arg.with_changes(
+            comma=(cst.MaybeSentinel.DEFAULT if index == len(args) - 1 else
+                   cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            whitespace_after_arg=cst.SimpleWhitespace(""),
+        )
+        for index, arg in enumerate(args)
+    ]
+    return call.with_changes(whitespace_after_func=cst.SimpleWhitespace(""),
+                             whitespace_before_args=cst.SimpleWhitespace(""), args=joined)
+
+
 def as_keyword(arg: cst.Arg, name: str) -> cst.Arg:
     """A positional argument passed by keyword instead: `x` → `name=x`, same layout."""
     return arg.with_changes(

@@ -1,14 +1,19 @@
-"""Where new imports go so that isort (ruff's `I001`, default settings) stays content.
+"""Where new imports go so that the project's import sorter (ruff's `I001`, or isort)
+stays content.
 
 A codemod that adds an import decides its place in `check()`, on CPython's tree: in its
 section of the file's first import block (future, standard library, third party, first
-party, local), in sorted order (plain `import x` before `from x import y`, then by module
-name, case-insensitively); a section the block lacks becomes a new group in its place,
-set off by one blank line. The result is a list of `ImportInsertion`s, placed by
-`torchfix.rewrite.edits.insert_imports` on libcst's tree.
+party, local), in sorted order; a section the block lacks becomes a new group in its
+place, set off by one blank line. The order is ruff's: by default plain `import x`
+before `from x import y`, then by module name (case-insensitively, numbers in natural
+order); with `force-sort-within-sections` (ruff or isort, or an isort profile that sets
+it: `google`, `open_stack`, `plone`) both kinds sorted together by module name. The
+settings come from `Project.import_settings()`. The result is a list of
+`ImportInsertion`s, placed by `torchfix.rewrite.edits.insert_imports` on libcst's tree.
 
 First party is what ruff's isort calls first party by default: the file's own top-level
-package, and the modules and packages in the project root or its `src/` folder.
+package, and the modules and packages in the project root or its `src/` folder, plus
+the configured `known-first-party` (and less `known-third-party`).
 
 No libcst here: `check` never needs it.
 """
@@ -16,15 +21,20 @@ No libcst here: `check` never needs it.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from torchfix.model.import_settings import ImportSettings
 from torchfix.rewrite.contract import FileContext
 
 # isort's sections, in order.
 FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 STDLIB_MODULES = frozenset(sys.stdlib_module_names)
+_DIGITS = re.compile(r"(\d+)")
+
+SortKey = tuple[object, ...]
 
 
 @dataclass(frozen=True)
@@ -40,9 +50,8 @@ class NewImport:
             return f"import {self.module}"
         return f"from {self.module} import {self.name}"
 
-    @property
-    def key(self) -> tuple[int, str, str]:
-        return _key(self.module, 0 if self.name is None else 1)
+    def key(self, settings: ImportSettings) -> SortKey:
+        return _key(settings, self.module, 0 if self.name is None else 1)
 
 
 @dataclass(frozen=True)
@@ -69,21 +78,23 @@ def plan_imports(file: FileContext, imports: Sequence[NewImport]
     start = 1 if body and is_docstring(body[0]) else 0
     first = next((i for i in range(start, len(body))
                   if isinstance(body[i], (ast.Import, ast.ImportFrom))), None)
-    ordered = sorted(imports, key=lambda new: new.key)
+    settings = file.project.import_settings()
+    ordered = sorted(imports, key=lambda new: new.key(settings))
     if first is None:  # no import at module level: a group of their own at the top
         statements = tuple(new.statement for new in ordered)
         if start < len(body):
             return (ImportInsertion(start, False, statements, True),)
         return (ImportInsertion(max(start - 1, 0), True, statements, True),)
-    block: list[tuple[int, int, tuple[int, str, str]]] = []  # (index, section, key)
+    block: list[tuple[int, int, SortKey]] = []  # (index, section, key)
     index = first
     while index < len(body) and isinstance(body[index], (ast.Import, ast.ImportFrom)):
-        block.append((index, *_classify(file, body[index])))  # type: ignore[arg-type]
+        block.append((index, *_classify(file, settings, body[index])))  # type: ignore[arg-type]
         index += 1
     places: dict[tuple[int, bool, bool], list[str]] = {}
     for new in ordered:
-        section = _section(file, new.module, 0)
-        places.setdefault(_place(block, section, new.key), []).append(new.statement)
+        section = _section(file, settings, new.module, 0)
+        places.setdefault(_place(block, section, new.key(settings)), []).append(
+            new.statement)
     return tuple(ImportInsertion(index, after, tuple(statements), new_group)
                  for (index, after, new_group), statements in sorted(places.items()))
 
@@ -93,8 +104,8 @@ def is_docstring(statement: ast.stmt) -> bool:
             and isinstance(statement.value.value, str))
 
 
-def _place(block: Sequence[tuple[int, int, tuple[int, str, str]]], section: int,
-           key: tuple[int, str, str]) -> tuple[int, bool, bool]:
+def _place(block: Sequence[tuple[int, int, SortKey]], section: int,
+           key: SortKey) -> tuple[int, bool, bool]:
     """(statement index, after it, new group) for one import."""
     same = [(index, existing) for index, found, existing in block if found == section]
     for position, (index, existing) in enumerate(same):
@@ -108,29 +119,49 @@ def _place(block: Sequence[tuple[int, int, tuple[int, str, str]]], section: int,
     return block[-1][0], True, True
 
 
-def _key(module: str, kind: int) -> tuple[int, str, str]:
-    return (kind, module.lower(), module)
+def _key(settings: ImportSettings, module: str, kind: int) -> SortKey:
+    """ruff's order of import statements in a section: `kind` 0 for `import x`, 1 for
+    `from x import y`; module names case-insensitively, in natural order (`m2` < `m10`).
+    By default plain imports come first; with force-sort-within-sections the kinds mix
+    (`import os` < `from os import path` < `import os.path`)."""
+    name = _natural(module.lower()), module
+    return (*name, kind) if settings.force_sort_within_sections else (kind, *name)
 
 
-def _classify(file: FileContext, statement: ast.Import | ast.ImportFrom
-              ) -> tuple[int, tuple[int, str, str]]:
+def _natural(text: str) -> tuple[object, ...]:
+    """`text` split into text and numbers, which compare as numbers: `m10` after `m2`."""
+    return tuple(int(part) if index % 2 else part
+                 for index, part in enumerate(_DIGITS.split(text)))
+
+
+def _classify(file: FileContext, settings: ImportSettings,
+              statement: ast.Import | ast.ImportFrom) -> tuple[int, SortKey]:
     """(section, sort key) of an import statement of the file."""
     if isinstance(statement, ast.ImportFrom):
         module = statement.module or ""
-        return _section(file, module, statement.level), _key(module, 1)
+        return _section(file, settings, module, statement.level), _key(settings, module, 1)
     module = statement.names[0].name
-    return _section(file, module, 0), _key(module, 0)
+    return _section(file, settings, module, 0), _key(settings, module, 0)
 
 
-def _section(file: FileContext, module: str, level: int) -> int:
+def _section(file: FileContext, settings: ImportSettings, module: str, level: int) -> int:
     top = module.split(".")[0]
     if level:
         return LOCAL
     if top == "__future__":
         return FUTURE
+    if _known(module, settings.known_first_party):
+        return FIRST_PARTY
+    if _known(module, settings.known_third_party):
+        return THIRD_PARTY
     if top in STDLIB_MODULES:
         return STDLIB
     return FIRST_PARTY if _is_first_party(file, top) else THIRD_PARTY
+
+
+def _known(module: str, names: Sequence[str]) -> bool:
+    """Whether a `known-...` list names the module or a package holding it."""
+    return any(module == name or module.startswith(name + ".") for name in names)
 
 
 def _is_first_party(file: FileContext, top: str) -> bool:

@@ -1,0 +1,15 @@
+"""The project sorts plain and from-imports together (isort's force-sort-within-sections):
+the helper's imports go where that order puts them, not before every from-import."""
+
+from collections.abc import Callable
+from copy import deepcopy
+import logging
+import os
+from typing import Any, Optional
+import warnings
+
+import torch
+
+
+def save_predictions(predictions: Any, folder: str) -> None:
+    torch.save(predictions, os.path.join(folder, "predictions.pt"))

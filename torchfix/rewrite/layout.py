@@ -1,0 +1,313 @@
+"""Laying out edited code over lines the way black and ruff format would.
+
+An edit that lengthens a line (a longer callee, a new keyword) can push it past the
+project's line length, and an edit that shortens a call laid out over lines can leave a
+split the formatter would now join. These helpers decide, in `check()`, on CPython's
+tree and the source text, what the formatter would write instead:
+
+- `split_line`: a line that fit and no longer does is split at its last bracket pair,
+  black's right-hand split: the head up to the opening bracket, the contents one level
+  deeper on a line of their own, the closing bracket back at the line's indentation;
+  contents still too long go one element per line with a trailing comma.
+- `joins_on_one_line`: whether a call laid out over lines fits on one line once edited
+  (no comments inside, no magic trailing comma), so that it should be joined.
+
+The line length is the project's formatter's (`Project.formatter_line_length()`), else
+black's and ruff's default of 88; a file with lines of code longer than 88 in a project
+that configures no line length keeps to some other limit (yapf's, flake8's), so its
+lines are not split. No libcst here: `check` never needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import itertools
+import re
+import tokenize
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from torchfix.rewrite.contract import FileContext
+
+DEFAULT_LINE_LENGTH = 88
+# Comments that apply to the line they are on: a line break would move them.
+PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
+_OPENING = {"(": ")", "[": "]", "{": "}"}
+_CLOSING = frozenset(_OPENING.values())
+# Nodes whose own brackets end them: a split at those brackets replaces the node.
+_BRACKETED = (ast.Call, ast.Subscript, ast.Dict, ast.List, ast.Set, ast.ListComp,
+              ast.SetComp, ast.DictComp)
+_DISPLAYS = (ast.Dict, ast.List, ast.Set)
+# Words and operators that black splits at before commas' level would be reached: a line
+# holding one at its top level is not split at its last bracket here.
+_DELIMITER_WORDS = frozenset({"and", "or", "not", "in", "is", "if", "else", "for", "lambda",
+                              "await", "async"})
+
+
+def line_length(file: FileContext) -> int:
+    """The project's line length (its ruff or black configuration), else 88."""
+    return file.project.formatter_line_length() or DEFAULT_LINE_LENGTH
+
+
+def indent_unit(file: FileContext) -> str:
+    """One level of indentation as the file writes it: that of its first block."""
+    for node in ast.walk(file.tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.stmt) and isinstance(body, list) and body and isinstance(
+                body[0], ast.stmt) and body[0].lineno > node.lineno:
+            outer = file.lines[node.lineno - 1]
+            inner = file.lines[body[0].lineno - 1]
+            outer = outer[: len(outer) - len(outer.lstrip(" \t"))]
+            inner = inner[: len(inner) - len(inner.lstrip(" \t"))]
+            if inner.startswith(outer) and len(inner) > len(outer):
+                return inner[len(outer):]
+            break
+    return "    "
+
+
+@dataclass(frozen=True)
+class LineSplit:
+    """Replace `node` by `code`: the node's text, edited, split at its brackets. `code`'s
+    lines after the first are indented relative to the statement holding the node (an
+    editor adds the statement's own indentation, as libcst does for its block)."""
+
+    node: ast.expr
+    code: str
+
+
+def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int, str]]
+               ) -> LineSplit | None:
+    """How black would lay out the line holding `node` once `edits` are made on it, if it
+    fit the line length before and no longer does; None when the edited line fits, did
+    not fit before, or is not one this can lay out safely (comments, a statement sharing
+    its line, brackets opened on other lines, splits black would make elsewhere).
+
+    `edits`: (start column, end column, new text) on the line of `node`'s start, in
+    characters, not overlapping.
+    """
+    number = getattr(node, "lineno", None)
+    if number is None:
+        return None
+    old = file.lines[number - 1].rstrip("\r\n")
+    limit = line_length(file)
+    if file.project.formatter_line_length() is None and _exceeds(file, limit):
+        return None  # no configured line length, and the file does not keep to 88
+    new = _edited(old, edits)
+    if len(old) > limit or len(new) <= limit or "\\" in old or PRAGMA.search(old):
+        return None
+    statement = file.semantic.statement(node)
+    if statement is None:
+        return None
+    first = file.lines[statement.lineno - 1]
+    block = first[: len(first) - len(first.lstrip(" \t"))]
+    indent = old[: len(old) - len(old.lstrip(" \t"))]
+    if not indent.startswith(block) or file.span(statement).column != len(block):
+        return None  # `if x: save(...)`, `a; save(...)`: the formatter splits those first
+    if statement.lineno == number and (statement.end_lineno or number) != number:
+        return None  # the statement's first line: it goes on below
+    pair = _last_bracket_pair(new[len(indent):])
+    if pair is None:
+        return None
+    opening, closing, tail = pair
+    opening += len(indent)
+    closing += len(indent)
+    body = new[opening + 1:closing].strip()
+    if not body or body.endswith(","):
+        return None  # nothing to put on a line of its own; a magic trailing comma
+    target = _node_at(file, node, statement, number, old, edits, closing)
+    if target is None:
+        return None
+    span = file.span(target)
+    start = _shifted(span.column, edits)
+    relative = indent[len(block):]
+    unit = indent_unit(file)
+    lines = [new[:opening + 1]]
+    elements = _top_level_elements(body)
+    # A display (`[...]`, `{...}`) with several elements goes one per line whenever it
+    # is split; other brackets (a call's) only when the contents do not fit on a line.
+    if len(indent) + len(unit) + len(body) <= limit and not (
+            elements is not None and isinstance(target, _DISPLAYS)):
+        lines.append(relative + unit + body)
+    else:  # one element per line, with a trailing comma: black's delimiter split
+        if elements is None or any(len(indent) + len(unit) + len(element) + 1 > limit
+                                   for element in elements):
+            return None
+        lines += [relative + unit + element + "," for element in elements]
+    if len(lines[0]) > limit or len(indent) + 1 + len(tail) > limit:
+        return None  # the closing line keeps what follows the bracket: comma, comment
+    lines.append(relative + new[closing])
+    code = "\n".join(lines)[start:]
+    return LineSplit(target, code)  # type: ignore[arg-type]
+
+
+def joins_on_one_line(file: FileContext, call: ast.Call,
+                      replaced: Mapping[int, str]) -> bool:
+    """Whether `call`, laid out over lines, fits on one line once the arguments in
+    `replaced` (node id → new text) are replaced: it holds no comment, no magic trailing
+    comma and no argument over lines, and its first line's text before it plus the one
+    line plus its last line's text after it (closing brackets, commas) fit."""
+    span = file.span(call)
+    if span.line == span.end_line:
+        return False
+    arguments = sorted([*call.args, *call.keywords],
+                       key=lambda a: (a.lineno, a.col_offset))  # type: ignore[attr-defined]
+    texts = [_argument_text(file, argument, replaced) for argument in arguments]
+    callee = file.source(call.func)
+    if any("\n" in text for text in (callee, *texts)):
+        return False
+    source = file.source(call)
+    if _has_comment(source) or _has_trailing_comma(source):
+        return False
+    before = file.lines[span.line - 1][:span.column]
+    after = file.lines[span.end_line - 1].rstrip("\r\n")[span.end_column:]
+    if not re.fullmatch(r"[\s)\]},:]*", after):
+        return False
+    joined = f"{before}{callee}({', '.join(texts)}){after.rstrip()}"
+    return len(joined) <= line_length(file)
+
+
+# -- reading text --------------------------------------------------------------------------
+
+
+def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
+                   replaced: Mapping[int, str]) -> str:
+    if id(argument) in replaced:
+        return replaced[id(argument)]
+    if isinstance(argument, ast.keyword) and id(argument.value) in replaced:
+        prefix = f"{argument.arg}=" if argument.arg is not None else "**"
+        return prefix + replaced[id(argument.value)]
+    if isinstance(argument, ast.Starred) and id(argument.value) in replaced:
+        return "*" + replaced[id(argument.value)]
+    return file.source(argument)
+
+
+def _exceeds(file: FileContext, limit: int) -> bool:
+    """Whether a line of code (not a comment, a string over lines or a `noqa` line, which
+    formatters leave long) is longer than `limit`."""
+    long = {number for number, line in enumerate(file.lines, 1)
+            if len(line.rstrip("\r\n")) > limit and not line.lstrip().startswith("#")
+            and "noqa" not in line}
+    if not long:
+        return False
+    for node in ast.walk(file.tree):
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and \
+                (node.end_lineno or node.lineno) > node.lineno:
+            long -= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return bool(long)
+
+
+def _edited(line: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    for start, end, text in sorted(edits, reverse=True):
+        line = line[:start] + text + line[end:]
+    return line
+
+
+def _shifted(column: int, edits: Sequence[tuple[int, int, str]]) -> int:
+    """Where `column` of the old line is on the edited line."""
+    return column + sum(len(text) - (end - start) for start, end, text in edits
+                        if end <= column)
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
+    try:
+        return [token for token in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+                if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER,
+                                      tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+
+
+def _last_bracket_pair(text: str) -> tuple[int, int, str] | None:
+    """(opening column, closing column, text after it) of the last bracket pair of a
+    line whose brackets all close on it, when black would split it there: nothing but a
+    trailing comma and a comment after it, and outside brackets no delimiter that black
+    splits at first (a comma between elements, an operator, a boolean or conditional
+    word, a dot after a bracket)."""
+    tokens = _tokens(text)
+    if not tokens:
+        return None
+    stack: list[int] = []
+    pair: tuple[int, int] | None = None
+    for index, token in enumerate(tokens):
+        if token.type == tokenize.COMMENT and index == len(tokens) - 1:
+            break  # a comment at the end stays after the closing bracket
+        if token.start[0] != 1 or token.type == tokenize.COMMENT:
+            return None  # a string over lines
+        string = token.string
+        if token.type == tokenize.OP and string in _OPENING:
+            stack.append(token.start[1])
+            continue
+        if token.type == tokenize.OP and string in _CLOSING:
+            if not stack:
+                return None
+            opening = stack.pop()
+            if not stack:
+                pair = (opening, token.start[1])
+            continue
+        if stack:
+            continue
+        if token.type == tokenize.NAME and string in _DELIMITER_WORDS:
+            return None
+        if token.type == tokenize.OP:
+            trailing = string == "," and index == len(tokens) - 1
+            if not (trailing or string in ("=", ":") or (string == "." and pair is None)):
+                return None
+    if stack or pair is None:
+        return None
+    tail = text[pair[1] + 1:].rstrip()
+    if tail.split("#", 1)[0].strip() not in ("", ","):
+        return None
+    return pair[0], pair[1], tail
+
+
+def _top_level_elements(body: str) -> list[str] | None:
+    """The comma-separated elements of a bracket's contents; None if it has no comma."""
+    tokens = _tokens(body)
+    if tokens is None:
+        return None
+    depth = 0
+    cuts = [-1]
+    for token in tokens:
+        if token.type == tokenize.OP and token.string in _OPENING:
+            depth += 1
+        elif token.type == tokenize.OP and token.string in _CLOSING:
+            depth -= 1
+        elif depth == 0 and token.type == tokenize.OP and token.string == ",":
+            cuts.append(token.start[1])
+    if len(cuts) == 1:
+        return None
+    cuts.append(len(body))
+    return [body[a + 1:b].strip() for a, b in itertools.pairwise(cuts)]
+
+
+def _node_at(file: FileContext, node: ast.AST, statement: ast.stmt, number: int,
+             old: str, edits: Sequence[tuple[int, int, str]], closing: int
+             ) -> ast.expr | None:
+    """The node among `node` and its ancestors (up to the statement) that ends with the
+    bracket at `closing` (a column of the edited line) and begins on the line."""
+    candidates = [node, *file.semantic.ancestors(node)]
+    for candidate in candidates:
+        if candidate is statement:
+            break
+        if not isinstance(candidate, _BRACKETED):
+            continue
+        span = file.span(candidate)
+        if span.line != number or span.end_line != number:
+            continue
+        if _shifted(span.end_column, edits) - 1 == closing:
+            return candidate
+    return None
+
+
+def _has_comment(source: str) -> bool:
+    if "#" not in source:
+        return False
+    tokens = _tokens(f"(\n{source}\n)")
+    return tokens is None or any(token.type == tokenize.COMMENT for token in tokens)
+
+
+def _has_trailing_comma(source: str) -> bool:
+    """A comma after the last argument: black keeps such a call exploded."""
+    stripped = source.rstrip()
+    return stripped.endswith(")") and stripped[:-1].rstrip().endswith(",")
