@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from torchfix.model.semantic import BUILTINS
+from torchfix.model.semantic import BUILTINS, SemanticModel
 from torchfix.rewrite.contract import AddImport, Edit, FileContext
 
 
@@ -118,8 +118,16 @@ def _top_is_free(file: FileContext, at: ast.AST, top: str) -> bool:
     seen = model.bindings_of(top, model.scope_of(at))
     if any(b.qualified_name != top or not b.is_import for b in seen):
         return False
-    # An import added at the top of the module must not be shadowed anywhere either.
+    # An import added at the top of the module must not be shadowed anywhere either, nor
+    # give a meaning to reads of the name elsewhere that have none today.
     return all(
         b.is_import and b.qualified_name == top
         for scope in model.scopes for b in scope.local(top)
-    )
+    ) and not reads_unbound(model, top)
+
+
+def reads_unbound(model: SemanticModel, name: str) -> bool:
+    """Whether the module reads `name` where nothing binds it (`torch.x` in a file that
+    never imports torch): an import added for one fix would change what that code does,
+    and let other fixes match it on a second run."""
+    return any(load.id == name and not model.bindings(load) for load, _ in model.loads)

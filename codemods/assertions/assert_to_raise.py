@@ -197,7 +197,8 @@ class AssertToRaise(Codemod):
     `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
     stripped by `-O`); message-less checks of a parameter's attribute (`assert
     trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
-    mypy, about state handed in rather than user input); `is not None` checks of a
+    mypy, about state handed in rather than user input; also `and`-ed with other
+    checks); `is not None` checks of a
     parameter's attribute, with a message or not (`assert state.model is not None, "Model
     must be in state"`: whether an object handed in has been set up), except on a
     configuration (`cfg`, `config`, `*_config`, `args`, `options`, `hparams`, `params`,
@@ -222,12 +223,13 @@ class AssertToRaise(Codemod):
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
     same file calls, in a function whose docstring (or, for `__init__`, whose class's
     docstring) says it raises `AssertionError`, and an assert that a test of the
-    repository expects: `pytest.raises(AssertionError)` or `assertRaises(AssertionError)`
-    (in any test file under the project root: the git root, else the folder checked)
-    around a call of its function (of its class, for `__init__` and `__post_init__`),
-    when the test's `match=` pattern, if any, fits the assert's message (an f-string by
-    its literal parts; a message that is not a literal always fits). The finding names
-    the test's file and line.
+    repository expects: `pytest.raises(AssertionError)`, `assertRaises(AssertionError)`
+    or a `try` whose handler catches `AssertionError` (in any test file under the
+    project root: the git root, else the folder checked) around a call of its function
+    (of its class, for `__init__` and `__post_init__`), when the test's `match=`
+    pattern, if any, fits the assert's message (an f-string by its literal parts; a
+    message that is not a literal always fits). The finding names the test's file and
+    line.
 
     Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
     `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
@@ -535,9 +537,10 @@ class _Decider:
             return f"reads {names}, computed in the function: an internal invariant"
         if not inputs and not defaulted:
             return "reads no parameter of the function: an internal invariant"
-        narrowed = self._narrowed_subject(node)
-        if (isinstance(narrowed, ast.Name) and narrowed.id in inputs
-                and _is_not_none(node.test) and _may_be_none(function.node, narrowed.id)):
+        narrowing = self._narrowing(node)
+        narrowed, form = narrowing if narrowing is not None else (None, None)
+        if (isinstance(narrowed, ast.Name) and narrowed.id in inputs and form is not None
+                and _is_not_none(form) and _may_be_none(function.node, narrowed.id)):
             return (f"a check on `{narrowed.id}` with no message, where the signature lets "
                     "it be None: written to narrow its type, not to check input")
         if isinstance(narrowed, ast.Attribute):
@@ -699,11 +702,23 @@ class _Decider:
             return all(self._is_type_check(value) for value in test.values)
         return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
 
-    def _narrowed_subject(self, node: ast.Assert) -> ast.expr | None:
-        """`x` in a message-less `assert x`, `x is not None`, `isinstance(x, T)`, ..."""
+    def _narrowing(self, node: ast.Assert) -> tuple[ast.expr, ast.expr] | None:
+        """(`x`, the check) in a message-less `assert x`, `x is not None`,
+        `isinstance(x, T)`, ...; in `a is not None and b.c is not None and ...`, the first
+        check of an attribute (else the first check): one narrowing check makes the
+        assert a type checker's, whatever else it tests."""
         if node.msg is not None:
             return None
-        test = node.test
+        if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And):
+            found = [(subject, value) for value in node.test.values
+                     if (subject := self._narrowed_subject(value)) is not None]
+            attributes = [pair for pair in found if isinstance(pair[0], ast.Attribute)]
+            return (attributes or found or [None])[0]
+        subject = self._narrowed_subject(node.test)
+        return (subject, node.test) if subject is not None else None
+
+    def _narrowed_subject(self, test: ast.expr) -> ast.expr | None:
+        """`x` in `x`, `x is not None`, `isinstance(x, T)`, ..."""
         subject: ast.expr | None = None
         if (
             isinstance(test, ast.Compare)

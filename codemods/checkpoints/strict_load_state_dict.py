@@ -179,6 +179,8 @@ class StrictLoadStateDict(Codemod):
                                   "silently; check the keys load_state_dict returns",
                                   Safety.MANUAL)
                 continue
+            if _copies_live_state(model, call):
+                continue  # `target.load_state_dict(online.state_dict())`: not a checkpoint
             if _in_type_error_fallback(model, call):
                 continue  # `except TypeError:` after a call with strict: for receivers without it
             function = model.enclosing_function(call)
@@ -255,6 +257,20 @@ def _indent_unit(file: FileContext) -> str:
                 return inner[len(outer):]
             break
     return "    "
+
+
+def _copies_live_state(model: SemanticModel, call: ast.Call) -> bool:
+    """Whether the state loaded is another live object's, `x.state_dict()` (also through
+    `copy.deepcopy`): a target network synchronised with its online twin, not a
+    checkpoint read from disk, whose keys match by construction."""
+    if not call.args:
+        return False
+    state = call.args[0]
+    if isinstance(state, ast.Call) and model.qualified_name(state.func) in (
+            "copy.deepcopy", "copy.copy") and state.args:
+        state = state.args[0]
+    return (isinstance(state, ast.Call) and isinstance(state.func, ast.Attribute)
+            and state.func.attr == "state_dict" and not state.args)
 
 
 def _in_type_error_fallback(model: SemanticModel, call: ast.Call) -> bool:
@@ -427,6 +443,11 @@ class _Receivers:
             key = receiver.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return self._by_name(key.value)  # ckpt["obs_normalizer"]
+            container = receiver.value
+            named = container.attr if isinstance(container, ast.Attribute) else (
+                container.id if isinstance(container, ast.Name) else "")
+            if says_not_a_module(named):
+                return Kind.OTHER  # self.optimizers[name], schedulers[i]: what they hold
             return self.kind(receiver.value, at, depth)  # critics[0] is one of the critics
         if isinstance(receiver, ast.Call):
             return self.value_kind(receiver, at, depth)
@@ -710,6 +731,11 @@ class _Receivers:
             _, signature = found
             if not signature.accepts_keyword("strict"):
                 return Kind.OTHER  # passing strict= is a TypeError
+            strict = signature.parameter("strict")
+            if strict is not None and strict.has_default and strict.literal_default != "True":
+                # `strict=None` / `False` by default: the method does something else when
+                # not told, and strict=True would change what a plain call does.
+                return Kind.OTHER
         if Kind.MODULE in external:
             return Kind.MODULE
         if Kind.OTHER in external:

@@ -7,6 +7,8 @@ import ast
 from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.rewrite.contract import AddImport
 
+from ..spelling import reads_unbound
+
 
 def torch_name(model: SemanticModel, at: ast.AST) -> tuple[str, tuple[AddImport, ...]] | None:
     """The name `torch` is imported as where `at` is read (`th` after `import torch as th`),
@@ -18,6 +20,7 @@ def torch_name(model: SemanticModel, at: ast.AST) -> tuple[str, tuple[AddImport,
             visible = model.bindings_of(binding.name, scope)
             if visible and all(b.qualified_name == "torch" for b in visible):
                 return binding.name, ()
-    if model.bindings_of("torch", scope) or model.module_scope.star_imports:
+    if model.bindings_of("torch", scope) or model.module_scope.star_imports or \
+            reads_unbound(model, "torch"):
         return None
     return "torch", (AddImport("torch"),)

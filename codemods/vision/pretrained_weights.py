@@ -28,6 +28,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 PACKAGES = ("detection", "segmentation", "video", "optical_flow")
 SINCE = (1, 12)  # torchvision 0.13, the weights API, pairs with torch 1.12
+TORCHVISION_SINCE = (0, 13)
 KEYWORDS = (("pretrained", "weights", "weights"), ("pretrained_backbone", "weights_backbone",
                                                     "backbone"))
 
@@ -86,7 +87,8 @@ class TorchvisionPretrained(Codemod):
     (`pretrained=cfg.pretrained`) is reported with the expression to write, as is a
     builder that had no weights under the old API (`vit_h_14`, `regnet_y_128gf`: choose
     one of their enums), and a call that already passes `weights=`. The weights API needs
-    torchvision 0.13 (torch 1.12): below the project's torch floor, reported. TorchFix
+    torchvision 0.13 (torch 1.12): where the project declares an older torchvision (or,
+    declaring none, an older torch) it can run on, reported. TorchFix
     code: TOR201 (TorchFix 0.7 stopped on the whole file at a non-literal value).
     """
 
@@ -144,7 +146,12 @@ class TorchvisionPretrained(Codemod):
                                     f"{file.source(keyword.value)} else None")
             if not edits and not problems:
                 continue
-            if floor is not None and floor < SINCE:
+            vision = file.project.package_floor("torchvision")
+            if vision is not None and vision.version < TORCHVISION_SINCE:
+                problems.append("the weights API needs torchvision 0.13, and the project "
+                                "supports torchvision "
+                                f"{vision.version[0]}.{vision.version[1]}")
+            elif floor is not None and floor < SINCE:
                 problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
                                 f"the project supports torch {floor[0]}.{floor[1]}")
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)

@@ -1,7 +1,8 @@
 """Where a project's tests expect an `AssertionError`.
 
 `with pytest.raises(AssertionError, match="gamma"): make_config(gamma=2)` tests that
-`make_config` asserts. Rewriting that assert into `raise ValueError` would fail the
+`make_config` asserts, and `try: tp = make_tp(...)` / `except AssertionError: return
+None` relies on it. Rewriting that assert into `raise ValueError` would fail the
 test, so assert-to-raise leaves the asserts such tests rely on alone. Found in test
 files anywhere under the project root: those holding the bytes `AssertionError` are
 parsed (CPython's parser), nothing else.
@@ -132,6 +133,14 @@ def _expectations(tree: ast.Module, path: str) -> Iterator[Expectation]:
                 expected = _expected_call(item.context_expr)
                 if expected is not None:
                     yield Expectation(path, node.lineno, _callees(node.body), expected[1])
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            # try: tp = make_tp(...) / except AssertionError: return None — the test
+            # relies on the assert to skip invalid parameters.
+            handlers = getattr(node, "handlers", [])
+            if any(h.type is not None and _names_assertion_error(h.type) for h in handlers):
+                names = _callees(node.body)
+                if names:
+                    yield Expectation(path, node.lineno, names)
         elif isinstance(node, ast.Call) and len(node.args) >= 2:
             # pytest.raises(AssertionError, func, *args) / self.assertRaises(E, func, ...)
             expected = _expected_call(node)

@@ -29,6 +29,13 @@ class Parameter:
     name: str
     kind: ParameterKind
     has_default: bool = False
+    # The default as written, where it is a literal (`True`, `None`, `0.5`); None for no
+    # default or one that is an expression.
+    literal_default: str | None = None
+
+
+def _literal(default: ast.expr | None) -> str | None:
+    return repr(default.value) if isinstance(default, ast.Constant) else None
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,9 @@ class Signature:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.parameters)
 
+    def parameter(self, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
     @classmethod
     def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
            model: SemanticModel | None = None) -> Signature:
@@ -56,17 +66,19 @@ class Signature:
         with_defaults = len(arguments.defaults)
         positional = [*arguments.posonlyargs, *arguments.args]
         first_default = len(positional) - with_defaults
+        defaults: list[ast.expr | None] = [None] * first_default + list(arguments.defaults)
         parameters = [
             Parameter(arg.arg,
                       ParameterKind.POSITIONAL_ONLY if index < len(arguments.posonlyargs)
                       else ParameterKind.POSITIONAL,
-                      index >= first_default)
+                      index >= first_default, _literal(defaults[index]))
             for index, arg in enumerate(positional)
         ]
         if arguments.vararg is not None:
             parameters.append(Parameter(arguments.vararg.arg, ParameterKind.VAR_POSITIONAL))
         parameters += [
-            Parameter(arg.arg, ParameterKind.KEYWORD_ONLY, default is not None)
+            Parameter(arg.arg, ParameterKind.KEYWORD_ONLY, default is not None,
+                      _literal(default))
             for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
         ]
         if arguments.kwarg is not None:

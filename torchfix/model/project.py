@@ -34,7 +34,7 @@ from torchfix.model.formatter import FormatterSettings, find_formatter_settings
 from torchfix.model.import_settings import ImportSettings, find_import_settings
 from torchfix.model.line_length import find_line_length
 from torchfix.model.semantic import SemanticModel
-from torchfix.model.torch_floor import TorchFloor, find_torch_floor
+from torchfix.model.torch_floor import TorchFloor, find_package_floor, find_torch_floor
 
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
 _MAX_HOPS = 8
@@ -77,6 +77,7 @@ class Project:
     _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
     _floor: TorchFloor | None = field(default=None, repr=False)
     _floor_read: bool = False
+    _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
     _line_length: int | None = field(default=None, repr=False)
@@ -285,6 +286,14 @@ class Project:
         self._note("project:torch-floor", repr(floor.version) if floor else ABSENT)
         return floor
 
+    def package_floor(self, package: str) -> TorchFloor | None:
+        """The oldest version of `package` (`torchvision`) the project declares."""
+        if package not in self._package_floors:
+            self._package_floors[package] = find_package_floor(self.root, package)
+        floor = self._package_floors[package]
+        self._note(f"project:floor:{package}", repr(floor.version) if floor else ABSENT)
+        return floor
+
     def min_torch(self) -> tuple[int, int] | None:
         """The torch version fixes may rely on: `min-torch` from the configuration, else
         the project's declared floor; None when neither says."""
@@ -366,6 +375,7 @@ class Project:
         self._modules.clear()
         self._digests.clear()
         self._floor_read = False
+        self._package_floors.clear()
         self._expectations = None
         self._line_length_read = False
         self._formatter = None
@@ -389,6 +399,9 @@ class Project:
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT
+            if kind == "project" and name.startswith("floor:"):
+                package_floor = self.package_floor(name.removeprefix("floor:"))
+                return repr(package_floor.version) if package_floor else ABSENT
             if key == "project:line-length":
                 return repr(self.formatter_line_length())
             if key == "project:formatter-settings":

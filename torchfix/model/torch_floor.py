@@ -52,9 +52,15 @@ def parse_floor(spec: str) -> Version | None:
     return max(floors) if floors else None
 
 
-def requirement_floor(line: str) -> Version | None:
-    """The floor of one requirement line if it names torch (`torch>=2.1`, `pytorch=2.0`)."""
-    match = _NAME.match(line)
+def _package_name(package: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*{re.escape(package)}(?![\w.-])\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;#]*)",
+                      re.IGNORECASE)
+
+
+def requirement_floor(line: str, name: re.Pattern[str] = _NAME) -> Version | None:
+    """The floor of one requirement line if it names torch (`torch>=2.1`, `pytorch=2.0`),
+    or the package `name` matches."""
+    match = name.match(line)
     if match is None:
         return None
     spec = match.group("spec")
@@ -68,6 +74,17 @@ def find_torch_floor(root: Path) -> TorchFloor | None:
         TorchFloor(version, source)
         for source, requirement in _requirements(root)
         if (version := requirement_floor(requirement)) is not None
+    ]
+    return min(found, key=lambda floor: floor.version) if found else None
+
+
+def find_package_floor(root: Path, package: str) -> TorchFloor | None:
+    """The oldest version of `package` (`torchvision`) the project declares it supports."""
+    name = _package_name(package)
+    found = [
+        TorchFloor(version, source)
+        for source, requirement in _requirements(root)
+        if (version := requirement_floor(requirement, name)) is not None
     ]
     return min(found, key=lambda floor: floor.version) if found else None
 

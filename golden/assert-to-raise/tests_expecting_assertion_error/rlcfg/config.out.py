@@ -20,6 +20,5 @@ def linear_schedule(start, end, steps):
 
 
 def rollout_length(n_steps, n_envs):
-    if n_steps % n_envs != 0:
-        raise ValueError("n_steps must be a multiple of n_envs")
+    assert n_steps % n_envs == 0, "n_steps must be a multiple of n_envs"
     return n_steps // n_envs
