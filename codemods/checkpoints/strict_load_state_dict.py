@@ -20,6 +20,7 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Safety,
 )
+from torchfix.rewrite.layout import PRAGMA, indent_unit, line_length
 
 
 class Kind(Enum):
@@ -63,7 +64,6 @@ NOT_MODULE_WORDS = frozenset(
     }
 )
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-DEFAULT_LINE_LENGTH = 88  # black's, where the project configures no formatter
 MESSAGE = "pass strict=True to make the checkpoint contract explicit"
 # What the reviewer of an unsafe fix must check: passing `strict` elsewhere is a TypeError.
 UNKNOWN_RECEIVER = "receiver's class unknown: make sure its load_state_dict takes strict"
@@ -214,10 +214,10 @@ def _add_strict(file: FileContext, call: ast.Call) -> AddKeyword | ReplaceNode:
     if call.lineno != call.end_lineno:
         return added  # laid out over lines already: the keyword joins that layout
     line = file.lines[call.lineno - 1].rstrip("\r\n")
-    limit = file.project.formatter_line_length() or DEFAULT_LINE_LENGTH
+    limit = line_length(file)
     if len(line) + len(", strict=True") <= limit or len(line) > limit:
         return added
-    if _PRAGMA.search(line) or any(isinstance(a, ast.JoinedStr)
+    if PRAGMA.search(line) or any(isinstance(a, ast.JoinedStr)
                                    for a in file.semantic.ancestors(call)):
         return added  # a pragma applies to its line; no line breaks inside an f-string
     indent = line[: len(line) - len(line.lstrip(" \t"))]
@@ -235,28 +235,8 @@ def _add_strict(file: FileContext, call: ast.Call) -> AddKeyword | ReplaceNode:
     relative = indent[len(block):]
     # The arguments always fit on a line of their own (one unit deeper, without the
     # receiver before them): black's right-hand split.
-    body = relative + _indent_unit(file) + ", ".join(arguments)
+    body = relative + indent_unit(file) + ", ".join(arguments)
     return ReplaceNode(call, f"{receiver}.load_state_dict(\n{body}\n{relative})")
-
-
-# Comments that apply to the line they are on: a line break would move them.
-_PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
-
-
-def _indent_unit(file: FileContext) -> str:
-    """One level of indentation as the file writes it: that of its first block."""
-    for node in ast.walk(file.tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, ast.stmt) and isinstance(body, list) and body and isinstance(
-                body[0], ast.stmt) and body[0].lineno > node.lineno:
-            outer = file.lines[node.lineno - 1]
-            inner = file.lines[body[0].lineno - 1]
-            outer = outer[: len(outer) - len(outer.lstrip(" \t"))]
-            inner = inner[: len(inner) - len(inner.lstrip(" \t"))]
-            if inner.startswith(outer) and len(inner) > len(outer):
-                return inner[len(outer):]
-            break
-    return "    "
 
 
 def _copies_live_state(model: SemanticModel, call: ast.Call) -> bool:

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-
-from torchfix.rewrite.contract import Codemod, FileContext, Finding
-
 from ..deprecations.catalogue import of_status
-from ..deprecations.engine import Codes, Table
+from ..deprecations.engine import CatalogueCodemod, Codes, Table
 
 TABLE = Table(of_status("non-public"), Codes(use="TOR104", imported="TOR105"))
 
 
-class NonPublicApi(Codemod):
+class NonPublicApi(CatalogueCodemod):
     """Use the public names of torch's collate helpers instead of their private module.
 
     ## What it does
@@ -46,15 +41,8 @@ class NonPublicApi(Codemod):
 
     name = "non-public-api"
     summary = "Use torch.utils.data.default_collate/default_convert, not their private module."
+    table = TABLE
     triggers = TABLE.triggers()
     fix_safety = "safe"
     codes = ("TOR104", "TOR105")
     family = "data"
-
-    @classmethod
-    def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return TABLE.candidate_lines(tree)
-
-    @classmethod
-    def check(cls, file: FileContext) -> Iterator[Finding]:
-        return TABLE.check(file)

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-
-from torchfix.rewrite.contract import Codemod, FileContext, Finding
-
 from .catalogue import of_status
-from .engine import Codes, Table
+from .engine import CatalogueCodemod, Codes, Table
 
 TABLE = Table(of_status("deprecated"), Codes(use="TOR101", imported="TOR103"))
 
 
-class DeprecatedApi(Codemod):
+class DeprecatedApi(CatalogueCodemod):
     """Move deprecated torch names to their replacements: calls, imports and references.
 
     ## What it does
@@ -75,15 +70,8 @@ class DeprecatedApi(Codemod):
 
     name = "deprecated-api"
     summary = "Move deprecated torch names (torch.cholesky, functorch.vmap, ...) to the new ones."
+    table = TABLE
     triggers = TABLE.triggers()
     fix_safety = "safe, unsafe"
     codes = ("TOR101", "TOR103")
     family = "deprecations"
-
-    @classmethod
-    def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return TABLE.candidate_lines(tree)
-
-    @classmethod
-    def check(cls, file: FileContext) -> Iterator[Finding]:
-        return TABLE.check(file)

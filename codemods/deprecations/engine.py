@@ -21,11 +21,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind
 from torchfix.rewrite.contract import (
     AddKeyword,
+    Codemod,
     Edit,
     FileContext,
     Finding,
@@ -636,3 +638,16 @@ def import_from_text(module: str, names: Sequence[tuple[str, str | None]], old: 
     inner = "".join(f"    {part},\n" for part in parts)
     return f"from {module} import (\n{inner})"
 
+
+class CatalogueCodemod(Codemod):
+    """A codemod made of rows of the migration catalogue: its `table` decides."""
+
+    table: ClassVar[Table]
+
+    @classmethod
+    def candidate_lines(cls, tree: ast.Module) -> set[int]:
+        return cls.table.candidate_lines(tree)
+
+    @classmethod
+    def check(cls, file: FileContext) -> Iterator[Finding]:
+        return cls.table.check(file)

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-
-from torchfix.rewrite.contract import Codemod, FileContext, Finding
-
 from .catalogue import of_status
-from .engine import Codes, Table
+from .engine import CatalogueCodemod, Codes, Table
 
 TABLE = Table(of_status("removed"), Codes(use="TOR001", imported="TOR004"))
 
 
-class RemovedApi(Codemod):
+class RemovedApi(CatalogueCodemod):
     """Report uses of functions torch has removed, with what replaces each.
 
     ## What it does
@@ -48,15 +43,8 @@ class RemovedApi(Codemod):
 
     name = "removed-api"
     summary = "Report uses of torch functions that were removed (torch.solve, torch.symeig, ...)."
+    table = TABLE
     triggers = TABLE.triggers()
     fix_safety = "report"
     codes = ("TOR001", "TOR004")
     family = "deprecations"
-
-    @classmethod
-    def candidate_lines(cls, tree: ast.Module) -> set[int]:
-        return TABLE.candidate_lines(tree)
-
-    @classmethod
-    def check(cls, file: FileContext) -> Iterator[Finding]:
-        return TABLE.check(file)

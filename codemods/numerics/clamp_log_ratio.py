@@ -15,9 +15,9 @@ from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+from torchfix.rewrite.layout import DEFAULT_LINE_LENGTH, PRAGMA, indent_unit
 
 DEFAULT_BOUND = 20.0
-DEFAULT_LINE_LENGTH = 88
 
 # Words that name a probability after "log" (or "neglog"): log_prob, log_pi, log_mu, ...
 PROBABILITY_WORDS = frozenset(
@@ -789,7 +789,7 @@ class _Decider:
     def _may_break_lines(self, call: ast.Call, line: str) -> bool:
         """Whether new line breaks may go around the call: not inside an f-string, and
         not on a line whose pragma comment (`# type: ignore`, `# noqa`) would move."""
-        return _PRAGMA.search(line) is None and not any(
+        return PRAGMA.search(line) is None and not any(
             isinstance(ancestor, ast.JoinedStr) for ancestor in self.model.ancestors(call))
 
     def _limit(self) -> int:
@@ -802,28 +802,12 @@ class _Decider:
         return self._line_length
 
     def _indent_unit(self) -> str:
-        """One level of indentation as the file writes it: that of its first block."""
         if self._unit is None:
-            self._unit = "    "
-            lines = self.file.lines
-            blocks = [
-                node for node in walk(self.file.tree)
-                if isinstance(node, ast.stmt) and isinstance(getattr(node, "body", None), list)
-                and node.body and isinstance(node.body[0], ast.stmt)
-                and node.body[0].lineno > node.lineno
-            ]
-            if blocks:
-                first = min(blocks, key=lambda node: node.lineno)
-                outer = _indentation(lines[first.lineno - 1])
-                inner = _indentation(lines[first.body[0].lineno - 1])
-                if inner.startswith(outer) and len(inner) > len(outer):
-                    self._unit = inner[len(outer):]
+            self._unit = indent_unit(self.file)
         return self._unit
 
 
 _BLOCKS = frozenset({"body", "orelse", "handlers", "finalbody", "cases"})
-# Comments that apply to the line they are on: moving them to another line changes them.
-_PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
 
 
 def _chain_top(model: SemanticModel, node: ast.expr) -> ast.expr:
