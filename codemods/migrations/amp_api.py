@@ -18,7 +18,6 @@ from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.ast_names import dotted_name
 from torchfix.model.semantic import Binding, Scope
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
-from torchfix.rewrite.suppressions import Suppressions, find_suppressions
 
 # The deprecated namespaces and the device each one stands for.
 DEPRECATED_MODULES = {"torch.cuda.amp": "cuda", "torch.cpu.amp": "cpu"}
@@ -330,8 +329,6 @@ class _Planner:
         self.model = file.semantic
         self.minimum = minimum
         self.minimum_source = source
-        self.suppressions = (find_suppressions(file.text) if "torchfix:" in file.text
-                             else Suppressions())
         self._holding: set[int] | None = None
         self._string_names: list[tuple[ast.Name, ast.AST | None, Scope]] | None = None
 
@@ -713,11 +710,7 @@ class _Planner:
                 )))
 
     def _suppressed(self, nodes: Iterable[ast.AST]) -> bool:
-        return bool(self.suppressions) and any(
-            self.suppressions.suppresses(AmpApi.name, node.lineno,  # type: ignore[attr-defined]
-                                         node.end_lineno or node.lineno)  # type: ignore[attr-defined]
-            for node in nodes
-        )
+        return any(self.file.suppressed(AmpApi.name, node) for node in nodes)
 
     def _edit_nodes(self, unit: Unit) -> list[ast.AST]:
         """The nodes a unit's findings change."""

@@ -25,7 +25,6 @@ from torchfix.rewrite.contract import (
     Safety,
 )
 from torchfix.rewrite.layout import joins_on_one_line
-from torchfix.rewrite.suppressions import Suppressions, find_suppressions
 
 # -- dtypes ---------------------------------------------------------------------------------
 
@@ -904,11 +903,6 @@ class _Decisions:
         self.file = file
         self.model = file.semantic
         self.reader = Reader(self.model, file)
-        # The engine leaves out suppressed findings; the findings that depend on another
-        # (a local goes with the tensors it feeds, a hoist counts rewritten operands) must
-        # know which ones stay.
-        self.suppressions = (find_suppressions(file.text) if "torchfix:" in file.text
-                             else Suppressions())
         self.fixes: list[_Fix] = []
         # Every fill call in the order its code ends (inner calls first), with its sites.
         calls = sorted((call for call in nodes_of(file.tree, ast.Call)
@@ -929,10 +923,10 @@ class _Decisions:
             yield fix.finding
 
     def suppressed(self, node: ast.AST) -> bool:
-        if not self.suppressions:
-            return False
-        span = self.file.span(node)
-        return self.suppressions.suppresses(self.codemod.name, span.line, span.end_line)
+        # The engine leaves out suppressed findings; the findings that depend on another
+        # (a local goes with the tensors it feeds, a hoist counts rewritten operands) must
+        # know which ones stay.
+        return self.file.suppressed(self.codemod.name, node)
 
     def spelled(self, message: str, constant: ast.expr) -> str:
         return message.replace("{constant}", self.file.source(constant))

@@ -147,7 +147,7 @@ def decide(
     """The codemod's findings on `text` (whose tree is `tree`), each with the Change it
     records, in the order of the file; suppressed findings are left out."""
     file = FileContext(path, text, tree, project, project.begin_module(path),
-                       settings.options.get(codemod.name, {}))
+                       settings.options.get(codemod.name, {}), suppressions)
     project.decide_module(file.module.name,
                           lambda: module_facts(file.semantic, str(path), "as decided"))
     try:

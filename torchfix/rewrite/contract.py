@@ -24,7 +24,7 @@ import io
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from torchfix.model.project import ModuleName, Project
@@ -193,6 +193,14 @@ class Finding:
 # -- what a codemod is told about the file ---------------------------------------------------
 
 
+class SuppressionComments(Protocol):
+    """What a codemod may ask of a file's suppression comments."""
+
+    def __bool__(self) -> bool: ...
+
+    def suppresses(self, codemod: str, first_line: int, last_line: int) -> bool: ...
+
+
 @dataclass
 class FileContext:
     """One file as a codemod sees it in `check()`: its text, tree and models."""
@@ -203,8 +211,20 @@ class FileContext:
     project: Project
     module: ModuleName
     options: Mapping[str, Any] = field(default_factory=dict)
+    # The file's suppression comments, as the engine read them from `text`
+    # (`torchfix.rewrite.suppressions.Suppressions`).
+    suppressions: SuppressionComments | None = field(default=None, repr=False)
     _model: SemanticModel | None = field(default=None, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
+
+    def suppressed(self, codemod: str, node: ast.AST) -> bool:
+        """Whether a suppression comment on the lines of `node` silences `codemod`: the
+        engine leaves such findings out; a codemod whose findings depend on each other
+        (a local goes with the calls it feeds) asks before it decides."""
+        if not self.suppressions:
+            return False
+        span = self.span(node)
+        return self.suppressions.suppresses(codemod, span.line, span.end_line)
 
     @property
     def semantic(self) -> SemanticModel:
