@@ -189,6 +189,11 @@ OPEN_MESSAGE = (
 )
 
 EXAMPLE_REASON = " (example code: its checkpoints are not resumed from)"
+CONVERSION_REASON = (" (a one-shot conversion script: its output is made again by running it "
+                     "again)")
+# Folders and file-name words of scripts that convert weights from one format to another.
+CONVERSION_FOLDERS = frozenset({"converters", "model_converters", "conversion", "convert"})
+CONVERSION_WORDS = frozenset({"convert", "converter", "conversion"})
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
@@ -385,7 +390,10 @@ class AtomicSave(Codemod):
     example code: files below `examples/`, `demos/`, `tutorials/`, `notebooks/` or
     `docs/` (below the folder torchfix runs in), named `demo_*.py`, `example_*.py` or
     `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts (`# %%`, `# In[1]:`
-    cells): nobody resumes from their checkpoints. **Reported**, not rewritten: a save to
+    cells): nobody resumes from their checkpoints; and every save in a one-shot
+    conversion script (below `model_converters/` or `converters/`, or named
+    `convert_*.py`): its output is made again by running it again. **Reported**, not
+    rewritten: a save to
     a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
     torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
     closing that file can truncate or overwrite what torch.save wrote. With the inline helper,
@@ -432,9 +440,11 @@ class AtomicSave(Codemod):
         decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
-        if is_example(file):  # nobody resumes from an example's checkpoints
+        reason = (EXAMPLE_REASON if is_example(file)  # nobody resumes from an example's
+                  else CONVERSION_REASON if is_conversion_script(file) else None)
+        if reason is not None:
             decisions = [
-                (node, Safety.UNSAFE, message + EXAMPLE_REASON) if decision is Safety.SAFE
+                (node, Safety.UNSAFE, message + reason) if decision is Safety.SAFE
                 else (node, decision, message)
                 for node, decision, message in decisions
             ]
@@ -1019,6 +1029,18 @@ def in_quotes(helper: str, quote: str) -> str:
     head, mark, rest = helper.partition('"""')
     docstring, mark2, code = rest.partition('"""')
     return head + mark + docstring + mark2 + code.replace('"', quote)
+
+
+def is_conversion_script(file: FileContext) -> bool:
+    """Whether the file converts weights from another format, once: below a folder such
+    as `model_converters/` or `converters/`, or named `convert_*.py` / `*_converter.py`."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute
+    with contextlib.suppress(ValueError):
+        relative = absolute.relative_to(os.getcwd())
+    words = identifier_words(relative.stem)
+    return (any(folder.lower() in CONVERSION_FOLDERS for folder in relative.parts[:-1])
+            or bool(set(words) & CONVERSION_WORDS))
 
 
 def is_example(file: FileContext) -> bool:

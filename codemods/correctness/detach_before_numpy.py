@@ -307,6 +307,16 @@ def _is_cpu_call(model: SemanticModel, step: ast.expr) -> bool:
 def _detach_edit(file: FileContext, receiver: ast.expr) -> ReplaceNode | None:
     """The edit that puts `.detach()` right after `receiver`."""
     text = file.source(receiver)
+    if "\n" in text:
+        # The editor writes new lines relative to the indentation of the statement's
+        # block: take that off the receiver's continuation lines, which keep their place.
+        statement = file.semantic.statement(receiver)
+        first = file.lines[statement.lineno - 1] if statement is not None else ""
+        block = first[: len(first) - len(first.lstrip(" \t"))]
+        lines = text.split("\n")
+        if not all(line.startswith(block) for line in lines[1:] if line.strip()):
+            return None
+        text = "\n".join([lines[0], *(line[len(block):] for line in lines[1:])])
     if isinstance(receiver, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
         return ReplaceNode(receiver, f"{text}.detach()")
     # `(a + b).cpu()`: the parentheses belong to the attribute around the receiver.

@@ -220,7 +220,7 @@ def _apply(primitive: Edit, node: Any) -> Any:
 
 def _replacement(code: str, node: cst.CSTNode) -> cst.CSTNode:
     if isinstance(node, cst.BaseExpression):
-        new = cst.parse_expression(code)
+        new = _parse_expression(code)
         # Keep the parentheses written around the old expression.
         if node.lpar and not new.lpar:  # type: ignore[attr-defined]
             new = new.with_changes(lpar=node.lpar, rpar=node.rpar)  # type: ignore[attr-defined]
@@ -234,6 +234,20 @@ def _replacement(code: str, node: cst.CSTNode) -> cst.CSTNode:
             return statement.body[0]
         raise EditError("a small statement can only be replaced by one small statement")
     return cst.parse_statement(code)
+
+
+def _parse_expression(code: str) -> cst.BaseExpression:
+    """`code` as an expression. Code over several lines that is only valid inside
+    brackets (`a\n    .mean().detach()`, taken from inside the parentheses around it)
+    is parsed inside a pair of its own, which is then dropped: the brackets around the
+    place it goes hold it, as they held the code it replaces."""
+    try:
+        return cst.parse_expression(code)
+    except cst.ParserSyntaxError:
+        if "\n" not in code:
+            raise
+    wrapped = cst.parse_expression(f"({code})")
+    return wrapped.with_changes(lpar=wrapped.lpar[1:], rpar=wrapped.rpar[:-1])
 
 
 def _without_keyword(call: cst.Call, name: str) -> cst.Call:
