@@ -355,3 +355,24 @@ def test_a_linter_prefix_covers_only_its_own_rules(tmp_path):
     settings = Project(tmp_path).formatter_settings()
     assert not settings.enables("EM101")  # E is pycodestyle's, EM flake8-errmsg's
     assert settings.enables("SIM102") and settings.enables("PLR0913")
+
+
+def test_floor_from_an_sdists_metadata_without_its_extras(tmp_path):
+    (tmp_path / "PKG-INFO").write_text(
+        "Metadata-Version: 2.1\nName: x\nRequires-Dist: torch>=1.11.0\n"
+        'Requires-Dist: torch==2.5.0; extra == "pinned"\n')
+    floor = find_torch_floor(tmp_path)
+    assert floor is not None
+    assert (floor.version, floor.source) == ((1, 11), "PKG-INFO")
+
+
+@pytest.mark.parametrize("readme, floor", [
+    ("The `main` branch works with **PyTorch 1.8+**.\n", (1, 8)),
+    ("Requires PyTorch 2.1 or later.\n", (2, 1)),
+    ("pip install x  # needs torch >= 1.13\n", (1, 13)),
+    ("Tested with PyTorch 2.3 on CUDA 12.\n", None),  # tested with is not a floor
+])
+def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
+    (tmp_path / "README.md").write_text(readme)
+    found = find_torch_floor(tmp_path)
+    assert (found.version if found else None) == floor

@@ -5,8 +5,11 @@ A fix that needs a newer torch than that (`from torch.amp import custom_fwd` exi
 Looked for at the project root: `pyproject.toml` (`[project]` dependencies and optional
 dependencies, Poetry's `[tool.poetry.dependencies]`), `setup.cfg` `install_requires`,
 `setup.py` `install_requires=[...]`, `requirements*.txt` (also in a `requirements/`
-folder) and conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`). Where
-several declare one, the lowest floor wins: the code has to run on all of them.
+folder), conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`), an sdist's
+`PKG-INFO` (`Requires-Dist`, extras aside) and what a README promises ("PyTorch 1.8+",
+"torch >= 1.13"). Where several declare one, the lowest floor wins: the code has to run
+on all of them. A README can only lower the floor below "a current torch", which is what
+a project declaring nothing gets: reading it never makes a fix less safe.
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ _CLAUSE = re.compile(r"(?P<op>===|==|~=|>=|<=|!=|>|<|=|\^)?\s*(?P<version>\d+(?:
 # A bare conda pin `pytorch=2.0` or `pytorch 2.0.*` has no operator: it means "==".
 _FLOOR_OPERATORS = frozenset({"===", "==", "~=", ">=", ">", "=", "^", None})
 _MAX_FILE_BYTES = 1_000_000
+# "PyTorch 1.8+", "PyTorch 2.1 or later", "torch >= 1.13" in a README.
+_README_FLOOR = re.compile(
+    r"\b(?:pytorch\s*v?(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?\s*"
+    r"(?:\+|or (?:later|higher|newer|above)|and (?:above|later|higher|newer))"
+    r"|torch\s*>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,18 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
     for path in text_files:
         for line in _read(path).splitlines():
             yield _relative(path, root), line.strip()
+    # An sdist's metadata: what setup.py computed (its install_requires may be built in
+    # code torchfix does not run). Extras are not the project's floor.
+    for line in _read(root / "PKG-INFO").splitlines():
+        if line.startswith("Requires-Dist:") and "extra ==" not in line:
+            yield "PKG-INFO", line.removeprefix("Requires-Dist:").strip()
+    # What the README promises ("works with **PyTorch 1.8+**"), where no file pins it.
+    for path in sorted(root.glob("README*")):
+        text = _read(path).replace("*", "").replace("`", "")
+        for match in _README_FLOOR.finditer(text):
+            major = match.group("major") or match.group("major2")
+            minor = match.group("minor") or match.group("minor2")
+            yield _relative(path, root), f"torch>={major}.{minor}"
     conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
     for path in conda_files:
         for line in _read(path).splitlines():

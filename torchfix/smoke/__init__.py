@@ -17,6 +17,7 @@ import importlib.util
 import itertools
 import pkgutil
 import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 
 from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings
+from torchfix.model.project import Project
 
 
 class ScenarioFailed(Exception):
@@ -70,7 +72,11 @@ def rewrite(
         unsafe_fixes=unsafe_fixes,
         options={codemod: dict(options or {})},
     )
-    result = process_source(source.encode(), Path(filename), settings)
+    # In a folder of its own: the project torchfix is run from (its torch floor, its
+    # formatter settings) must not shape what a scenario checks.
+    with tempfile.TemporaryDirectory(prefix="torchfix-smoke-") as folder:
+        result = process_source(source.encode(), Path(folder) / filename, settings,
+                                Project(Path(folder)))
     if result.error is not None:
         raise ScenarioFailed(f"torchfix could not rewrite the snippet: {result.error.message}")
     if result.output is None:
