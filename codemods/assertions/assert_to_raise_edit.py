@@ -31,7 +31,7 @@ class AssertToRaiseEditor(Editor):
     _pulls_comments: dict[int, int] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._quote = file_quote(node)
+        self._quote = file_quote(self.file.text)
         self._pulls_comments = {}
 
     # -- statements holding asserts --------------------------------------------------------

@@ -100,7 +100,7 @@ class AtomicSaveEditor(Editor):
         uses = [made.import_time for made in self._made if made.import_time is not None]
         limit = min(uses, default=len(self.file.tree.body))
         helper_at = max(anchor for anchor in plan.anchors if anchor <= limit)
-        return _with_plan(original_node, updated_node, plan, helper_at)
+        return _with_plan(original_node, updated_node, plan, helper_at, self.file.text)
 
 
 def _node_name(node: Any) -> str:
@@ -124,7 +124,7 @@ def _cst_name(node: cst.BaseExpression) -> str:
 
 
 def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
-               helper_at: int) -> cst.Module:
+               helper_at: int, text: str) -> cst.Module:
     """`updated` with the plan's imports, then its helper before CPython's top-level
     statement `helper_at` (after the imports placed before that statement)."""
     indexes = statement_indexes(original)
@@ -133,7 +133,7 @@ def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
         return module
     line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
     index = moved[line] if line < len(moved) else len(module.body)
-    code = in_quotes(plan.definition, plan.quote or file_quote(original))
+    code = in_quotes(plan.definition, plan.quote or file_quote(text))
     return insert_helper(module, index, helper_definition(module, code))
 
 

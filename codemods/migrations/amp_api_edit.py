@@ -58,7 +58,7 @@ class AmpApiEditor(Editor):
         return None
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._quote = file_quote(node)
+        self._quote = file_quote(self.file.text)
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> object:
         depth = len(self._statements)

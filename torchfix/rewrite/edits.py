@@ -8,6 +8,8 @@ imports go where isort would put them (`insert_imports`, placing what
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Sequence
 
 import libcst as cst
@@ -139,20 +141,21 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
 # -- module-level statements -----------------------------------------------------------------
 
 
-def file_quote(module: cst.Module, budget: int = 4000) -> str:
-    """The quote the file's strings mostly use (looking at its first few thousand nodes),
-    for the strings a codemod adds."""
+def file_quote(text: str) -> str:
+    """The quote the file's strings mostly use, for the strings a codemod adds. All of
+    its string tokens count (docstrings and other triple-quoted strings aside): a count
+    of the first few thousand tree nodes was decided by `__all__ = ['A', 'B']` at the top
+    of a file written in double quotes."""
     counts = {"'": 0, '"': 0}
-    stack: list[cst.CSTNode] = list(reversed(module.body))
-    while stack and budget > 0:
-        node = stack.pop()
-        budget -= 1
-        if isinstance(node, cst.SimpleString):
-            body = node.value.lstrip("rRbBuU")
-            if body[:3] not in ('"""', "'''") and body[:1] in counts:
-                counts[body[:1]] += 1
-        else:
-            stack.extend(reversed(node.children))
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING or token.type == getattr(
+                    tokenize, "FSTRING_START", -1):
+                body = token.string.lstrip("rRbBuUfF")
+                if body[:3] not in ('"""', "'''") and body[:1] in counts:
+                    counts[body[:1]] += 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
     return "'" if counts["'"] > counts['"'] else '"'
 
 
