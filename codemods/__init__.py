@@ -1,79 +1,71 @@
 """The codemods, one module each, in the order they run on a file.
 
 To add one: write `codemods/<family>/<name>.py` (see `torchfix.rewrite.contract.Codemod`
-for the contract), add its class here, and give it a `golden/<name>/` folder.
+for the contract), add it to `RUN_ORDER` here, run `python -m torchfix.rewrite.manifest`
+(which writes `manifest.py`, what the engine reads without importing any codemod), and
+give it a `golden/<name>/` folder.
 """
 
-from torchfix.rewrite.contract import Codemod
+from __future__ import annotations
 
-from .assertions.assert_to_raise import AssertToRaise
-from .checkpoints.atomic_save import AtomicSave
-from .checkpoints.load_weights_only import LoadWeightsOnly
-from .checkpoints.strict_load_state_dict import StrictLoadStateDict
-from .correctness.checkpoint_use_reentrant import CheckpointUseReentrant
-from .correctness.detach_before_numpy import DetachBeforeNumpy
-from .correctness.layernorm_channels import LayernormChannels
-from .correctness.require_grad_typo import RequireGradTypo
-from .correctness.swallowed_exception import SwallowedException
-from .correctness.typing_any import TypingAny
-from .data.dataloader_workers import DataloaderWorkers
-from .data.non_public_api import NonPublicApi
-from .deprecations.deprecated_api import DeprecatedApi
-from .deprecations.removed_api import RemovedApi
-from .internal.scoped_library import ScopedLibrary
-from .migrations.amp_api import AmpApi
-from .migrations.autocast_device import AutocastDevice
-from .migrations.dcp_save_load import DcpSaveLoad
-from .migrations.scheduler_verbose import LrSchedulerVerbose
-from .migrations.sdpa_kernel import SdpaKernel
-from .numerics.atanh_clamp import AtanhClamp
-from .numerics.clamp_log_ratio import ClampLogRatio
-from .numerics.exp_overflow import ExpOverflow
-from .numerics.expm1 import Expm1
-from .numerics.log1p import Log1p
-from .numerics.logsumexp import Logsumexp
-from .numerics.quantile_not_kthvalue import QuantileNotKthvalue
-from .performance.hoist_mask_constant import HoistMaskConstant
-from .performance.zero_grad_set_to_none import ZeroGradSetToNone
-from .vision.pretrained_weights import TorchvisionPretrained
-from .vision.singleton_import import TorchvisionSingletonImport
-from .vision.to_tensor import TorchvisionToTensor
+from typing import TYPE_CHECKING
 
-CODEMODS: tuple[type[Codemod], ...] = (
-    AmpApi,
-    AssertToRaise,
-    StrictLoadStateDict,
-    HoistMaskConstant,
-    ClampLogRatio,
-    AtomicSave,
+if TYPE_CHECKING:
+    from torchfix.rewrite.contract import Codemod
+
+# "module:Class", the module relative to this package.
+RUN_ORDER: tuple[str, ...] = (
+    ".migrations.amp_api:AmpApi",
+    ".assertions.assert_to_raise:AssertToRaise",
+    ".checkpoints.strict_load_state_dict:StrictLoadStateDict",
+    ".performance.hoist_mask_constant:HoistMaskConstant",
+    ".numerics.clamp_log_ratio:ClampLogRatio",
+    ".checkpoints.atomic_save:AtomicSave",
     # The seeds' other review findings (issue 18).
-    DetachBeforeNumpy,
-    TypingAny,
-    SwallowedException,
-    ExpOverflow,
-    QuantileNotKthvalue,
-    AtanhClamp,
-    LayernormChannels,
+    ".correctness.detach_before_numpy:DetachBeforeNumpy",
+    ".correctness.typing_any:TypingAny",
+    ".correctness.swallowed_exception:SwallowedException",
+    ".numerics.exp_overflow:ExpOverflow",
+    ".numerics.quantile_not_kthvalue:QuantileNotKthvalue",
+    ".numerics.atanh_clamp:AtanhClamp",
+    ".correctness.layernorm_channels:LayernormChannels",
     # TorchFix's rules and the torch 2.x migrations (issue 17).
-    RemovedApi,
-    DeprecatedApi,
-    NonPublicApi,
-    LoadWeightsOnly,
-    RequireGradTypo,
-    CheckpointUseReentrant,
-    Log1p,
-    Expm1,
-    Logsumexp,
-    TorchvisionPretrained,
-    TorchvisionToTensor,
-    TorchvisionSingletonImport,
-    DataloaderWorkers,
-    ZeroGradSetToNone,
-    ScopedLibrary,
-    SdpaKernel,
-    LrSchedulerVerbose,
-    DcpSaveLoad,
-    AutocastDevice,
+    ".deprecations.removed_api:RemovedApi",
+    ".deprecations.deprecated_api:DeprecatedApi",
+    ".data.non_public_api:NonPublicApi",
+    ".checkpoints.load_weights_only:LoadWeightsOnly",
+    ".correctness.require_grad_typo:RequireGradTypo",
+    ".correctness.checkpoint_use_reentrant:CheckpointUseReentrant",
+    ".numerics.log1p:Log1p",
+    ".numerics.expm1:Expm1",
+    ".numerics.logsumexp:Logsumexp",
+    ".vision.pretrained_weights:TorchvisionPretrained",
+    ".vision.to_tensor:TorchvisionToTensor",
+    ".vision.singleton_import:TorchvisionSingletonImport",
+    ".data.dataloader_workers:DataloaderWorkers",
+    ".performance.zero_grad_set_to_none:ZeroGradSetToNone",
+    ".internal.scoped_library:ScopedLibrary",
+    ".migrations.sdpa_kernel:SdpaKernel",
+    ".migrations.scheduler_verbose:LrSchedulerVerbose",
+    ".migrations.dcp_save_load:DcpSaveLoad",
+    ".migrations.autocast_device:AutocastDevice",
 )
 
-__all__ = ["CODEMODS"]
+
+def __getattr__(name: str) -> tuple[type[Codemod], ...]:
+    # `CODEMODS`, every codemod class in run order, imports every codemod module: only
+    # `torchfix list`, the manifest writer and tests need all of them at once.
+    if name != "CODEMODS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    classes = []
+    for target in RUN_ORDER:
+        module, _, attribute = target.partition(":")
+        classes.append(getattr(importlib.import_module(module, __name__), attribute))
+    codemods = tuple(classes)
+    globals()["CODEMODS"] = codemods
+    return codemods
+
+
+__all__ = ["CODEMODS", "RUN_ORDER"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import codemods
+from torchfix.rewrite import registry
 from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding
 
 USER = "Test User"
@@ -141,4 +141,5 @@ class WeightsOnlyForTests(Codemod):
 
 def add_test_codemod(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register WeightsOnlyForTests after every real codemod, for this test only."""
-    monkeypatch.setattr(codemods, "CODEMODS", (*codemods.CODEMODS, WeightsOnlyForTests))
+    extended = (*registry.entries(), registry.Entry.of(WeightsOnlyForTests))
+    monkeypatch.setattr(registry, "entries", lambda: extended)

@@ -9,7 +9,6 @@ import libcst as cst
 import libcst.matchers as m
 import pytest
 
-from codemods import CODEMODS
 from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings
@@ -165,7 +164,8 @@ class DecoratedBumpEditor(Editor):
 @pytest.fixture
 def with_codemods(monkeypatch):
     def install(*extra: type[Codemod]) -> None:
-        monkeypatch.setattr(registry, "all_codemods", lambda: (*CODEMODS, *extra))
+        extended = (*registry.entries(), *(registry.Entry.of(codemod) for codemod in extra))
+        monkeypatch.setattr(registry, "entries", lambda: extended)
 
     return install
 

@@ -36,3 +36,21 @@ def test_check_never_imports_libcst(tmp_path: Path) -> None:
     # Making the changes is what needs it.
     assert loaded(["apply", "--no-cache", "--no-record", "train.py"], tmp_path,
                   watched) == ["libcst"]
+
+
+def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -> None:
+    # What a pre-commit run on an unrelated file pays for: the manifest says no codemod
+    # can act, so none is imported, nor the models, the parsers' machinery or rich.
+    (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
+    watched = ("codemods.checkpoints.strict_load_state_dict", "codemods.migrations.amp_api",
+               "torchfix.codemods.migrations.amp_api", "torchfix.model.semantic",
+               "torchfix.model.facts", "torchfix.engine.decide", "rich", "libcst")
+    assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
+
+
+def test_a_file_imports_only_the_codemods_it_triggers(tmp_path: Path) -> None:
+    (tmp_path / "resume.py").write_text("def resume(model, sd):\n    model.load_state_dict(sd)\n")
+    watched = ("codemods.checkpoints.strict_load_state_dict", "codemods.migrations.amp_api",
+               "codemods.assertions.assert_to_raise")
+    assert loaded(["check", "--no-cache", "resume.py"], tmp_path, watched) == [
+        "codemods.checkpoints.strict_load_state_dict"]

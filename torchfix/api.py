@@ -29,7 +29,7 @@ from torchfix.engine.pipeline import RunOptions, run
 from torchfix.engine.process import process_bytes
 from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
-from torchfix.rewrite.contract import Change
+from torchfix.rewrite.changes import Change
 
 __all__ = ["CheckResult", "FileProblem", "Finding", "FixResult", "SourceError", "check_paths",
            "check_source", "fix_source"]

@@ -24,10 +24,10 @@ def main() -> None:
 
         print(f"torchfix {__version__}")
         return
-    from torchfix.cli.commands import app
+    from torchfix.cli.commands import app_for
 
     try:
-        app()
+        app_for(sys.argv[1:])()
     except KeyboardInterrupt:
         sys.stderr.write("torchfix: interrupted\n")
         sys.exit(130)

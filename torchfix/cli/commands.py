@@ -7,33 +7,58 @@ it uses.
 
 from __future__ import annotations
 
+import functools
+import importlib
+from collections.abc import Iterable, Sequence
 from typing import Annotated
 
 import typer
 
 from torchfix import __version__
-from torchfix.cli import apply, batch, check, info, undo
 
-app = typer.Typer(
-    name="torchfix",
-    help="Safe, idempotent codemods for PyTorch code.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    # click's plain help wraps every line to the terminal; rich's option tables cut names
-    # and help short ("--include-gener…") in 80 columns.
-    rich_markup_mode=None,
-)
+# Every command: its name, and the module of this package and function that define it
+# (imported only when the application is made with that command).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "apply": ("apply", "apply"),
+    "undo": ("undo", "undo"),
+    "diff": ("apply", "diff"),
+    "check": ("check", "check"),
+    "list": ("info", "list_codemods"),
+    "explain": ("info", "explain"),
+    "server": ("info", "server"),
+    "selftest": ("info", "selftest"),
+    "batch": ("batch", "batch"),
+}
+def make_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
+    """The typer application with the commands `names` (all of them by default)."""
+    made = typer.Typer(
+        name="torchfix",
+        help="Safe, idempotent codemods for PyTorch code.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        # click's plain help wraps every line to the terminal; rich's option tables cut
+        # names and help short ("--include-gener…") in 80 columns.
+        rich_markup_mode=None,
+    )
+    for name in names:
+        module, function = COMMANDS[name]
+        defined = importlib.import_module(f"torchfix.cli.{module}")
+        made.command(name)(getattr(defined, function))
+    made.callback()(_main)
+    return made
 
-app.command()(apply.apply)
-app.command()(undo.undo)
-app.command()(apply.diff)
-app.command()(check.check)
-app.command("list")(info.list_codemods)
-app.command()(info.explain)
-app.command()(info.server)
-app.command()(info.selftest)
-app.command()(batch.batch)
+
+def app_for(arguments: Sequence[str]) -> typer.Typer:
+    """The application for one command line: typer turns every registered command into a
+    click command on each call (their signatures, types and help: about a fifth of a
+    one-file `check`), so a command line that names a command gets an application that
+    holds only that one. Anything else (`--help`, no command, a mistyped one) gets them
+    all, for the full help and click's suggestions."""
+    name = arguments[0] if arguments else ""
+    if name in COMMANDS:
+        return make_app([name])
+    return whole_app()
 
 
 def _version(value: bool) -> None:
@@ -42,7 +67,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _main(
     context: typer.Context,
     version: Annotated[
@@ -52,6 +76,19 @@ def _main(
     ] = False,
 ) -> None:
     """Safe, idempotent codemods for PyTorch code."""
-    # The app itself, for a command that runs others (selftest runs the golden cases
-    # through it) without importing this module, which imports every command.
-    context.obj = app
+    # How to make the whole app, for a command that runs others (selftest runs the golden
+    # cases through it) without importing this module.
+    context.obj = whole_app
+
+
+@functools.cache
+def whole_app() -> typer.Typer:
+    """The application with every command."""
+    return make_app()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # `commands.app`: made on first use, since making it imports every command's module.
+    if name == "app":
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

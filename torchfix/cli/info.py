@@ -85,7 +85,7 @@ def selftest(
     cases, scenarios = planned(selected)
     with ProgressBar(stderr, enabled=True) as progress:
         progress.set_total(len(cases) + len(scenarios))
-        checks = run_selftest(selected, gpu, context.obj,
+        checks = run_selftest(selected, gpu, context.obj(),
                               on_check=lambda _check: progress.advance())
     print_selftest(stdout(), checks, _torch_description())
     raise typer.Exit(EXIT_FINDINGS if any(c.status == "failed" for c in checks) else EXIT_OK)

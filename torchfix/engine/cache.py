@@ -24,12 +24,14 @@ import os
 import tempfile
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from torchfix import __version__
 from torchfix.engine.results import EngineSettings, FileError, FileResult
-from torchfix.model.project import Project
-from torchfix.rewrite.contract import Change, Safety
+from torchfix.rewrite.changes import Change, Safety
+
+if TYPE_CHECKING:
+    from torchfix.model.project import Project
 
 FOLDER_NAME = ".torchfix_cache"
 _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;

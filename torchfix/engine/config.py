@@ -32,15 +32,22 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from torchfix.engine.containment import is_inside
 from torchfix.rewrite import registry
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _toml() -> ModuleType:
+    # Imported when a configuration file is read: most single-file runs have none.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    return tomllib
 
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _BOOL_KEYS = ("unsafe-fixes", "include-generated")
@@ -170,7 +177,7 @@ def load_config(path: Path | None) -> Config:
     for key in ("select", "extend-select", "ignore"):
         if key in values:
             try:
-                registry.select(values[key])
+                registry.select_names(values[key])
             except registry.UnknownCodemodError as exc:
                 raise ConfigError(f"{path}: [tool.torchfix] {key}: {exc}") from exc
     return Config(
@@ -242,6 +249,7 @@ def parse_torch_version(path: Path, key: str, value: Any) -> tuple[int, int]:
 
 
 def _read_table(path: Path) -> dict[str, Any]:
+    tomllib = _toml()
     try:
         with path.open("rb") as handle:
             document = tomllib.load(handle)
@@ -262,6 +270,7 @@ def _has_torchfix_table(path: Path) -> bool:
         return False
     if b"torchfix" not in raw:
         return False
+    tomllib = _toml()
     try:
         document = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -279,7 +288,7 @@ def _per_file_ignores(path: Path, value: Any) -> tuple[tuple[str, tuple[str, ...
         listed = tuple(_string_list(path, f"per-file-ignores.{pattern!r}", names))
         try:
             # Names, TorchFix codes (`TOR4`) and ALL, as the codemod names they stand for.
-            listed = tuple(codemod.name for codemod in registry.select(listed))
+            listed = registry.select_names(listed)
         except registry.UnknownCodemodError as exc:
             raise ConfigError(f"{path}: [tool.torchfix] per-file-ignores {pattern!r}: "
                               f"{exc}") from exc

@@ -8,6 +8,7 @@ build output). Files named explicitly are always processed: pre-commit passes fi
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -225,3 +226,12 @@ def _read_spec(path: Path) -> pathspec.GitIgnoreSpec:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+@functools.lru_cache(maxsize=1024)
+def git_root(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` that holds `.git`."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None

@@ -13,16 +13,13 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from torchfix.engine.cache import ResultCache
 from torchfix.engine.config import MB, Config, ConfigError, find_config, load_config
-from torchfix.engine.discovery import Discovery, SourceFile, discover, is_excluded
+from torchfix.engine.discovery import Discovery, SourceFile, discover, git_root, is_excluded
 from torchfix.engine.process import process_bytes
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.engine.runner import on_parser_stack, run_files
-from torchfix.git.diffs import git_root
 from torchfix.model.project import Project
 from torchfix.rewrite import registry
-from torchfix.rewrite.suppressions import MARKER, unknown_names
 
 
 @dataclass(frozen=True)
@@ -81,12 +78,12 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
     ignored = [name for name in config.ignore if name not in cli_selected]
     ignored += list(options.ignore)
     try:
-        chosen = {codemod.name for codemod in registry.select(base)}
-        chosen |= {codemod.name for codemod in registry.select(extended)} if extended else set()
-        dropped = {codemod.name for codemod in registry.select(ignored)} if ignored else set()
+        chosen = set(registry.select_names(base))
+        chosen |= set(registry.select_names(extended)) if extended else set()
+        dropped = set(registry.select_names(ignored)) if ignored else set()
     except registry.UnknownCodemodError as exc:
         raise ConfigError(str(exc)) from exc
-    codemods = [c for c in registry.all_codemods() if c.name in chosen - dropped]
+    codemods = [c for c in registry.entries() if c.name in chosen - dropped]
     unsafe = config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes
     include_generated = (
         config.include_generated if options.include_generated is None
@@ -137,8 +134,11 @@ def run(
                 if on_result is not None:
                     on_result(results[index])
             continue
-        cache = (ResultCache.at(cache_root(config, paths), group_settings)
-                 if options.use_cache else None)
+        cache = None
+        if options.use_cache:
+            from torchfix.engine.cache import ResultCache
+
+            cache = ResultCache.at(cache_root(config, paths), group_settings)
         files = [found.files[index] for index in indexes]
         for index, result in zip(
             indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True
@@ -243,7 +243,11 @@ def suppression_warnings(files: Sequence[SourceFile]) -> list[tuple[Path, int, i
             data = source.path.read_bytes()
         except OSError:
             continue  # the run reports unreadable files
-        if MARKER not in data:
+        if b"torchfix:" not in data:  # before importing the comment parser at all
+            continue
+        from torchfix.rewrite.suppressions import may_hold_directive, unknown_names
+
+        if not may_hold_directive(data):
             continue
         for line, column, name in unknown_names(data, known):
             hint = difflib.get_close_matches(name, sorted(known), n=1)

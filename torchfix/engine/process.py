@@ -13,16 +13,18 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.engine.config import MB
-from torchfix.engine.decide import TOO_DEEP, FileFailure, decide, decode, python_ast
 from torchfix.engine.discovery import is_generated
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.ast_index import forget_trees
-from torchfix.model.project import Project
 from torchfix.rewrite import registry
-from torchfix.rewrite.contract import Change, Codemod
-from torchfix.rewrite.suppressions import Suppressions, find_suppressions, may_suppress
+
+if TYPE_CHECKING:
+    from torchfix.model.project import Project
+    from torchfix.rewrite.changes import Change
+    from torchfix.rewrite.contract import Codemod
 
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
@@ -83,6 +85,8 @@ def default_project(path: Path) -> Project:
     """The project of a file processed on its own: the folder holding it."""
     folder = Path(os.path.abspath(path)).parent
     if folder not in _default_projects:
+        from torchfix.model.project import Project
+
         _default_projects[folder] = Project(folder)
     return _default_projects[folder]
 
@@ -92,13 +96,21 @@ def process_source(data: bytes, path: Path, settings: EngineSettings,
     """Run the selected codemods on `data` (the contents of `path`)."""
     if b"\0" in data:
         return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
-    codemods = [registry.get(name) for name in settings.codemods]
+    # The manifest's triggers first: a codemod whose triggers the file lacks is never
+    # imported.
+    known = registry.entries_by_name()
+    entries = [known[name] for name in settings.codemods]
     triggered = [
-        c for c in codemods
-        if any(trigger in data for trigger in c.triggers) and not c.skips_path(path)
+        codemod for codemod in (
+            entry.load() for entry in entries
+            if any(trigger in data for trigger in entry.triggers))
+        if not codemod.skips_path(path)
     ]
     if not triggered:
         return FileResult(path)
+    # Only a file some codemod may act on needs the parsers and the models.
+    from torchfix.engine.decide import TOO_DEEP, FileFailure
+
     project = project if project is not None else default_project(path)
     project.begin_file(path)
     try:
@@ -114,6 +126,9 @@ def process_source(data: bytes, path: Path, settings: EngineSettings,
 
 def _process(data: bytes, path: Path, codemods: Sequence[type[Codemod]],
              settings: EngineSettings, project: Project) -> FileResult:
+    from torchfix.engine.decide import FileFailure, decide, decode, python_ast
+    from torchfix.rewrite.suppressions import Suppressions, find_suppressions, may_suppress
+
     tree, python_error = python_ast(data, path)
     decoded = decode(data)
     if tree is None or decoded is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torchfix.rewrite.contract import Change
+from torchfix.rewrite.changes import Change
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,13 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from torchfix.engine.cache import ResultCache
 from torchfix.engine.discovery import SourceFile
 from torchfix.engine.process import process_bytes, read_source
 from torchfix.engine.results import EngineSettings, FileError, FileResult
-from torchfix.model.project import Project
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+    from torchfix.engine.cache import ResultCache
+    from torchfix.model.project import Project
 
 PARSER_STACK_BYTES = 256 * 1024 * 1024
 # Below this many files a process pool costs more to start than it saves.
@@ -27,7 +26,7 @@ MIN_FILES_FOR_POOL = 8
 
 T = TypeVar("T")
 
-_deep_stack: ThreadPoolExecutor | None = None
+_deep_stack: DeepStackThread | None = None
 _worker_settings: EngineSettings | None = None
 _worker_cache: ResultCache | None = None
 _worker_project: Project | None = None
@@ -96,14 +95,14 @@ def process_source_file(
 def _process_on_deep_stack(
     data: bytes, source: SourceFile, settings: EngineSettings, project: Project | None
 ) -> FileResult:
-    return _deep_stack_executor().submit(
-        process_bytes, data, source.path, settings, explicit=source.explicit, project=project
-    ).result()
+    return _deep_stack_thread().call(
+        lambda: process_bytes(data, source.path, settings, explicit=source.explicit,
+                              project=project))
 
 
 def on_parser_stack(function: Callable[..., T], *args: Any) -> T:
     """Call `function(*args)` on the large-stack thread, for engine work outside run_files."""
-    return _deep_stack_executor().submit(function, *args).result()
+    return _deep_stack_thread().call(lambda: function(*args))
 
 
 def _init_worker(settings: EngineSettings, cache: ResultCache | None,
@@ -121,17 +120,51 @@ def _work_in_pool(source: SourceFile) -> FileResult:
     return process_source_file(source, _worker_settings, _worker_cache, _worker_project)
 
 
-def _deep_stack_executor() -> ThreadPoolExecutor:
-    global _deep_stack
-    if _deep_stack is None:
-        from concurrent.futures import ThreadPoolExecutor
+class DeepStackThread:
+    """One thread with a large stack that runs what it is given, one call at a time.
 
+    (A ThreadPoolExecutor does the same, but importing concurrent.futures costs a
+    one-file check more than the whole decision.)
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # one caller at a time
+        self._given = threading.Semaphore(0)
+        self._finished = threading.Semaphore(0)
+        self._work: Callable[[], Any] | None = None
+        self._outcome: tuple[bool, Any] = (True, None)
         previous = threading.stack_size()
         threading.stack_size(PARSER_STACK_BYTES)
         try:
-            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torchfix-parse")
-            executor.submit(int).result()  # start the thread while the large size is set
+            thread = threading.Thread(target=self._serve, name="torchfix-parse", daemon=True)
+            thread.start()  # the thread gets its stack while the large size is set
         finally:
             threading.stack_size(previous)
-        _deep_stack = executor
+
+    def _serve(self) -> None:
+        while True:
+            self._given.acquire()
+            work, self._work = self._work, None
+            try:
+                self._outcome = (True, work() if work is not None else None)
+            except BaseException as exc:  # handed back to the caller, raised there
+                self._outcome = (False, exc)
+            self._finished.release()
+
+    def call(self, work: Callable[[], T]) -> T:
+        with self._lock:
+            self._work = work
+            self._given.release()
+            self._finished.acquire()
+            succeeded, value = self._outcome
+            self._outcome = (True, None)
+        if not succeeded:
+            raise value
+        return value
+
+
+def _deep_stack_thread() -> DeepStackThread:
+    global _deep_stack
+    if _deep_stack is None:
+        _deep_stack = DeepStackThread()
     return _deep_stack

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
@@ -70,14 +69,6 @@ def patch_path(path: Path, root: Path) -> str:
     absolute = Path(os.path.abspath(path))
     real = Path(os.path.realpath(absolute.parent)) / absolute.name
     return Path(os.path.relpath(real, root)).as_posix()
-
-
-@lru_cache(maxsize=1024)
-def git_root(folder: Path) -> Path | None:
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
 
 
 # -- reading patches back ------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
-from torchfix.rewrite.contract import Change
+from torchfix.rewrite.changes import Change
 
 
 @dataclass(frozen=True)

@@ -21,20 +21,17 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from torchfix.model.expected_errors import (
-    Expectation,
-    expectations_in,
-    holds_tests,
-    test_files,
-)
-from torchfix.model.facts import ClassFacts, ModuleFacts, Signature, module_facts
-from torchfix.model.formatter import FormatterSettings, find_formatter_settings
-from torchfix.model.import_settings import ImportSettings, find_import_settings
-from torchfix.model.line_length import find_line_length
-from torchfix.model.semantic import SemanticModel
-from torchfix.model.torch_floor import TorchFloor, find_package_floor, find_torch_floor
+# The models below are imported where they are first needed: a run whose files give no
+# codemod anything to do never builds a fact, and `check` of one such file should not pay
+# for their imports.
+if TYPE_CHECKING:
+    from torchfix.model.expected_errors import Expectation
+    from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
+    from torchfix.model.formatter import FormatterSettings
+    from torchfix.model.import_settings import ImportSettings
+    from torchfix.model.torch_floor import TorchFloor
 
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
 _MAX_HOPS = 8
@@ -176,6 +173,9 @@ class Project:
                 tree = ast.parse(data, str(path))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+        from torchfix.model.facts import module_facts
+        from torchfix.model.semantic import SemanticModel
+
         model = SemanticModel(tree, name, path.name == "__init__.py")
         return module_facts(model, str(path), digest)
 
@@ -227,6 +227,8 @@ class Project:
 
     def class_facts(self, qualified: str | None) -> ClassFacts | None:
         found = self.resolve(qualified)
+        from torchfix.model.facts import ClassFacts
+
         return found if isinstance(found, ClassFacts) else None
 
     def canonical(self, qualified: str | None) -> str | None:
@@ -280,6 +282,8 @@ class Project:
     def torch_floor(self) -> TorchFloor | None:
         """The oldest torch the project declares it supports (its own metadata)."""
         if not self._floor_read:
+            from torchfix.model.torch_floor import find_torch_floor
+
             self._floor = find_torch_floor(self.root)
             self._floor_read = True
         floor = self._floor
@@ -289,6 +293,8 @@ class Project:
     def package_floor(self, package: str) -> TorchFloor | None:
         """The oldest version of `package` (`torchvision`) the project declares."""
         if package not in self._package_floors:
+            from torchfix.model.torch_floor import find_package_floor
+
             self._package_floors[package] = find_package_floor(self.root, package)
         floor = self._package_floors[package]
         self._note(f"project:floor:{package}", repr(floor.version) if floor else ABSENT)
@@ -309,6 +315,8 @@ class Project:
         configuration (`.ruff.toml`, `ruff.toml`, `[tool.ruff]`) or `[tool.black]`, at the
         project root; None when none sets one."""
         if not self._line_length_read:
+            from torchfix.model.line_length import find_line_length
+
             self._line_length = find_line_length(self.root)
             self._line_length_read = True
         self._note("project:line-length", repr(self._line_length))
@@ -318,6 +326,8 @@ class Project:
         """How the project's formatter and linter want code written: line length, quote
         style, enabled lint rules (`torchfix.model.formatter`)."""
         if self._formatter is None:
+            from torchfix.model.formatter import find_formatter_settings
+
             self._formatter = find_formatter_settings(self.root)
         self._note("project:formatter-settings", repr(self._formatter))
         return self._formatter
@@ -326,6 +336,8 @@ class Project:
         """How the project's import sorter (ruff's isort rules, or isort) orders imports
         (`torchfix.model.import_settings`)."""
         if self._imports is None:
+            from torchfix.model.import_settings import find_import_settings
+
             self._imports = find_import_settings(self.root)
         self._note("project:import-settings", repr(self._imports))
         return self._imports
@@ -336,6 +348,8 @@ class Project:
         `test_utils.py`). An sdist or wheel usually ships none: the tests that exercise
         its code exist, but cannot be seen."""
         if self._has_tests is None:
+            from torchfix.model.expected_errors import holds_tests, test_files
+
             self._has_tests = any(
                 holds_tests(path) for path in test_files(self.root, helpers=False))
         self._note("project:has-tests", repr(self._has_tests))
@@ -354,6 +368,8 @@ class Project:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
         `assertRaises`): the asserts those tests rely on must keep raising it."""
         if self._expectations is None:
+            from torchfix.model.expected_errors import expectations_in
+
             self._expectations = tuple(expectations_in(self.root))
             self._expectations_digest = hashlib.sha256(
                 repr(self._expectations).encode()).hexdigest()

@@ -11,13 +11,15 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.engine.results import FileResult
-from torchfix.git.diffs import patch_path
-from torchfix.output.fixes import Edit, attach, file_edits
 from torchfix.output.report import Problem, Summary, counted, shown_path
 from torchfix.rewrite import registry
-from torchfix.rewrite.contract import Change, Safety
+from torchfix.rewrite.changes import Change, Safety
+
+if TYPE_CHECKING:
+    from torchfix.output.fixes import Edit
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class Report:
     def relative(self, path: Path) -> str:
         """A path relative to the project root with forward slashes, as CI systems and
         code scanning resolve files (from the repository's checkout)."""
+        from torchfix.git.diffs import patch_path
+
         return patch_path(Path(os.path.abspath(path)), self.root)
 
     @property
@@ -115,6 +119,8 @@ def build_report(
         rewrite = result.rewrite()
         owned: Sequence[tuple[Edit, ...]] = [()] * len(changes)
         if rewrite is not None:
+            from torchfix.output.fixes import attach, file_edits
+
             owned = attach(changes, file_edits(*rewrite, result.encoding),
                            result.edited_lines)
         was_written = result.path in written

@@ -16,7 +16,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchfix.rewrite.contract import Change
+from torchfix.rewrite.changes import Change
 
 
 @dataclass(frozen=True)

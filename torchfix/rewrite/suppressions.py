@@ -24,7 +24,8 @@ import tokenize
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-MARKER = b"torchfix:"
+# A `# torchfix:` comment (a docstring or string that names torchfix is not one).
+_MARKER_BYTES = re.compile(rb"#[ \t\f\v]*torchfix:")
 # A noqa comment that may concern a TorchFix code: bare, or naming a TOR code on its line.
 _NOQA_BYTES = re.compile(rb"#\s*(?i:noqa)(?:(?!\s*:)|\s*:[^\n]*TOR)")
 _DIRECTIVE = re.compile(r"#\s*torchfix:\s*ignore\b(?:\[(?P<names>[^\]]*)\])?")
@@ -36,7 +37,12 @@ ALL = frozenset({"*"})
 
 def may_suppress(data: bytes) -> bool:
     """Whether the file's bytes may hold a suppression comment (a cheap first look)."""
-    return MARKER in data or _NOQA_BYTES.search(data) is not None
+    return may_hold_directive(data) or _NOQA_BYTES.search(data) is not None
+
+
+def may_hold_directive(data: bytes) -> bool:
+    """Whether the file's bytes may hold a `# torchfix: ...` comment (a cheap first look)."""
+    return b"torchfix:" in data and _MARKER_BYTES.search(data) is not None
 
 
 @dataclass(frozen=True)
@@ -133,10 +139,10 @@ def _noqa_codes(comment: str) -> frozenset[str]:
     match = _NOQA.search(comment)
     if match is None:
         return frozenset()
-    from torchfix.rewrite.registry import all_codemods, by_code, codes_of
+    from torchfix.rewrite.registry import entries, entries_by_code
 
     listed = match.group("codes")
     if listed is None:
-        return frozenset(code for codemod in all_codemods() for code in codes_of(codemod))
+        return frozenset(code for entry in entries() for code in entry.codes)
     return frozenset(code for code in re.split(r"[,\s]+", listed.strip())
-                     if code and by_code(code))
+                     if code and entries_by_code(code))

@@ -17,7 +17,7 @@ from torchfix.engine.process import process_bytes
 from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
 from torchfix.model.project import Project
-from torchfix.rewrite.contract import Change, Safety
+from torchfix.rewrite.changes import Change, Safety
 
 
 @dataclass(frozen=True)

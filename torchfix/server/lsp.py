@@ -23,7 +23,7 @@ from pygls.uris import to_fs_path
 from torchfix import __version__
 from torchfix.output.fixes import file_edits
 from torchfix.rewrite import registry
-from torchfix.rewrite.contract import Change, Safety
+from torchfix.rewrite.changes import Change, Safety
 from torchfix.server.documents import Documents
 
 SOURCE = "torchfix"
