@@ -127,7 +127,15 @@ class StrictLoadStateDict(Codemod):
     updaters, EMA helpers, ...), or when it is a loop variable over anything but a
     literal list or tuple (or an `nn.ModuleList`) of receivers: such a container can hold
     anything; nor in the `except TypeError:` fallback after a call that passed `strict`
-    (the fallback exists for receivers without it). A receiver made by calling a class
+    (the fallback exists for receivers without it); nor when it is an attribute picked
+    by a name computed at run time (`getattr(self, name)`, directly or returned by a
+    method such as `self._get_module(name)`): it may be an optimizer as well as a
+    module. A load of state held in memory is left alone, its keys match by
+    construction: a live `x.state_dict()` (a target network synchronised with its
+    online twin) or a copy of one (`copy.deepcopy(model.state_dict())`, `{k: v.clone()
+    for k, v in sd.items()}`, a local or a `self.<attribute>` only ever assigned such a
+    copy, or `None`, whose keys are never set or removed: a model rolled back to its best
+    weights). A receiver made by calling a class
     taken out of a container (`Encoder = encoders[name]["encoder"]; Encoder()`) is only
     reported when a class defined in the module, or in a project module it imports, has
     a `load_state_dict` without `strict`. Everything else is **unsafe**, and says what
@@ -179,7 +187,7 @@ class StrictLoadStateDict(Codemod):
                                   "silently; check the keys load_state_dict returns",
                                   Safety.MANUAL)
                 continue
-            if _copies_live_state(model, call):
+            if _copies_live_state(receivers, call):
                 continue  # `target.load_state_dict(online.state_dict())`: not a checkpoint
             if _in_type_error_fallback(model, call):
                 continue  # `except TypeError:` after a call with strict: for receivers without it
@@ -239,18 +247,106 @@ def _add_strict(file: FileContext, call: ast.Call) -> AddKeyword | ReplaceNode:
     return ReplaceNode(call, f"{receiver}.load_state_dict(\n{body}\n{relative})")
 
 
-def _copies_live_state(model: SemanticModel, call: ast.Call) -> bool:
-    """Whether the state loaded is another live object's, `x.state_dict()` (also through
-    `copy.deepcopy`): a target network synchronised with its online twin, not a
-    checkpoint read from disk, whose keys match by construction."""
-    if not call.args:
+def _copies_live_state(receivers: _Receivers, call: ast.Call) -> bool:
+    """Whether the state loaded is a live object's, `x.state_dict()`, or a copy of one
+    made in memory: a target network synchronised with its online twin, or a module
+    rolled back to the best weights it had (`best = copy.deepcopy(model.state_dict())`,
+    also kept on `self` by one method and loaded by another). Not a checkpoint read from
+    disk: its keys match by construction."""
+    return bool(call.args) and _is_live_state(receivers, call.args[0], 3)
+
+
+# Calls that make a new mapping with the same keys as their only argument.
+_SAME_KEYS = ("copy.deepcopy", "copy.copy", "collections.OrderedDict", "builtins.dict")
+# Methods that can change a mapping's keys in place.
+_KEY_CHANGING = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__",
+                           "__delitem__"})
+
+
+def _is_live_state(receivers: _Receivers, state: ast.expr, depth: int) -> bool:
+    """Whether `state` is a `state_dict()` of a live object or an in-memory copy of one
+    with the same keys: `copy.deepcopy(...)`, `{k: v.clone() for k, v in sd.items()}`, a
+    local or a `self.<attribute>` that is only ever assigned such a copy (or `None`) and
+    never has keys set or removed."""
+    model = receivers.model
+    if isinstance(state, ast.Call):
+        if (model.qualified_name(state.func) in _SAME_KEYS and len(state.args) == 1
+                and not state.keywords):
+            return _is_live_state(receivers, state.args[0], depth)
+        return (isinstance(state.func, ast.Attribute) and state.func.attr == "state_dict"
+                and not state.args and not state.keywords)
+    if isinstance(state, ast.DictComp):
+        source = _same_keys_source(state)
+        return source is not None and _is_live_state(receivers, source, depth)
+    if depth <= 0:
         return False
-    state = call.args[0]
-    if isinstance(state, ast.Call) and model.qualified_name(state.func) in (
-            "copy.deepcopy", "copy.copy") and state.args:
-        state = state.args[0]
-    return (isinstance(state, ast.Call) and isinstance(state.func, ast.Attribute)
-            and state.func.attr == "state_dict" and not state.args)
+    if isinstance(state, ast.Name):
+        bindings = [b for b in model.bindings(state) if not _binds_none(b)]
+        if not bindings or any(
+                b.kind is not BindingKind.ASSIGNMENT or b.value is None or b.augmented
+                for b in bindings):
+            return False
+        if any(_changes_keys(model, reference) for binding in bindings
+               for reference in model.references(binding)):
+            return False
+        return all(_is_live_state(receivers, b.value, depth - 1)  # type: ignore[arg-type]
+                   for b in bindings)
+    if (isinstance(state, ast.Attribute) and isinstance(state.value, ast.Name)
+            and receivers._is_self(state.value)):
+        cls = model.enclosing_class(state)
+        if cls is None:
+            return False
+        values = [v for v in receivers._self_assignments(cls, state.attr) if not _is_none(v)]
+        if not values or _keys_changed_in_class(cls, state.attr):
+            return False
+        return all(_is_live_state(receivers, value, depth - 1) for value in values)
+    return False
+
+
+def _same_keys_source(comprehension: ast.DictComp) -> ast.expr | None:
+    """`sd` in `{k: v.clone() for k, v in sd.items()}` or `{k: f(k) for k in sd}`: the
+    mapping whose keys the comprehension keeps, all of them."""
+    if len(comprehension.generators) != 1:
+        return None
+    generator = comprehension.generators[0]
+    if generator.ifs or generator.is_async or not isinstance(comprehension.key, ast.Name):
+        return None
+    key = comprehension.key.id
+    iterated = generator.iter
+    method = (iterated.func.attr if isinstance(iterated, ast.Call) and not iterated.args
+              and isinstance(iterated.func, ast.Attribute) else None)
+    target = generator.target
+    if method == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2 and \
+            isinstance(target.elts[0], ast.Name) and target.elts[0].id == key:
+        return iterated.func.value  # type: ignore[union-attr]
+    if isinstance(target, ast.Name) and target.id == key:
+        if method == "keys":
+            return iterated.func.value  # type: ignore[union-attr]
+        if method is None and not isinstance(iterated, ast.Call):
+            return iterated
+    return None
+
+
+def _changes_keys(model: SemanticModel, name: ast.expr) -> bool:
+    """Whether this read of a mapping sets or removes keys: `sd[k] = v`, `del sd[k]`,
+    `sd.update(...)`, `sd.pop(k)`."""
+    parent = model.parent(name)
+    if isinstance(parent, ast.Subscript) and parent.value is name:
+        return not isinstance(parent.ctx, ast.Load)
+    return isinstance(parent, ast.Attribute) and parent.attr in _KEY_CHANGING
+
+
+def _keys_changed_in_class(cls: ast.ClassDef, attribute: str) -> bool:
+    """Whether a method of `cls` sets or removes keys of `self.<attribute>`."""
+    for node in ast.walk(cls):
+        stored = isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load)
+        if not (stored or (isinstance(node, ast.Attribute) and node.attr in _KEY_CHANGING)):
+            continue
+        holder = node.value  # type: ignore[attr-defined]
+        if (isinstance(holder, ast.Attribute) and holder.attr == attribute
+                and isinstance(holder.value, ast.Name)):
+            return True
+    return False
 
 
 def _in_type_error_fallback(model: SemanticModel, call: ast.Call) -> bool:
@@ -589,6 +685,12 @@ class _Receivers:
             if inner is not Kind.UNKNOWN:
                 return inner
         qualified = self.model.qualified_name(func)
+        if qualified == "builtins.getattr" and len(value.args) >= 2 and not (
+                isinstance(value.args[1], ast.Constant)):
+            # `getattr(self, name)`: an attribute picked at run time (skorch's
+            # `_get_module(attr)` over `module_`, `optimizer_`, ...): it may be any of
+            # them, optimizers included.
+            return Kind.OTHER
         if qualified in ("copy.deepcopy", "copy.copy"):
             return self.kind(value.args[0], at, depth - 1) if value.args and depth > 0 \
                 else Kind.UNKNOWN

@@ -12,4 +12,5 @@ def set_parameters(policy, params):
         elif isinstance(attr, (nn.Module, nn.ModuleDict)):
             attr.load_state_dict(state)
         else:
+            # Neither: an attribute picked by name at run time may be anything.
             attr.load_state_dict(state)

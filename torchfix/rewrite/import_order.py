@@ -172,3 +172,10 @@ def _is_first_party(file: FileContext, top: str) -> bool:
         if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
             return True
     return False
+
+
+# Public names for codemods that reorder existing imports (torchvision-singleton-import):
+# the section and sort key of a statement of the file, of a module, of a new import.
+classify_import = _classify
+section_of = _section
+import_key = _key
