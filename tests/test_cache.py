@@ -112,3 +112,28 @@ def test_a_malformed_entry_is_a_miss_and_is_rewritten(tmp_path, cli, parses, ent
     assert len(parses) == 2
     cli("check", ".")
     assert len(parses) == 2  # the entry was rewritten: the third run reuses it
+
+
+def test_a_warm_run_of_many_files_starts_no_pool(tmp_path, cli, monkeypatch):
+    # Enough files for a process pool: the cold run uses one, the warm run recalls every
+    # result in the main process; after an edit only the edited file is worked on.
+    from torchfix.engine import runner
+
+    for index in range(runner.MIN_FILES_FOR_POOL + 4):
+        (tmp_path / f"m{index}.py").write_text(NEEDS_FIX if index % 2 else UNSAFE_ONLY)
+    pools: list[int] = []
+    original = runner._run_in_pool
+
+    def counting(files, *args):
+        pools.append(len(files))
+        return original(files, *args)
+
+    monkeypatch.setattr(runner, "_run_in_pool", counting)
+    cold = cli("check", "--jobs", "2", ".")
+    assert pools == [runner.MIN_FILES_FOR_POOL + 4]
+    warm = cli("check", "--jobs", "2", ".")
+    assert pools == [runner.MIN_FILES_FOR_POOL + 4]  # no second pool
+    assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout)
+    (tmp_path / "m0.py").write_text(NEEDS_FIX)
+    edited = cli("check", "--jobs", "2", ".")
+    assert len(pools) == 1 and "m0.py" in edited.stdout

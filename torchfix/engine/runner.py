@@ -49,6 +49,34 @@ def run_files(
         for source in files:
             yield process_source_file(source, settings, cache, project)
         return
+    # Results the cache holds are read here: a warm re-run of an unchanged repository
+    # starts no pool, and a pool gets only the files that need work.
+    recalled = ([_recall(source, settings, cache, project) for source in files]
+                if cache else [])
+    missing = [source for index, source in enumerate(files)
+               if not recalled or recalled[index] is None]
+    if len(missing) < MIN_FILES_FOR_POOL:
+        for index, source in enumerate(files):
+            known = recalled[index] if recalled else None
+            yield known if known is not None else process_source_file(
+                source, settings, cache, project)
+        return
+    computed = _run_in_pool(missing, settings, jobs, cache, project)
+    for index in range(len(files)):
+        known = recalled[index] if recalled else None
+        yield known if known is not None else next(computed)
+
+
+def _recall(source: SourceFile, settings: EngineSettings, cache: ResultCache,
+            project: Project | None) -> FileResult | None:
+    data = read_source(source.path, settings.max_file_bytes)
+    if isinstance(data, FileError):
+        return None  # the file's own run reports it
+    return cache.get(cache.key(source.path, data), source.path, project)
+
+
+def _run_in_pool(files: Sequence[SourceFile], settings: EngineSettings, jobs: int,
+                 cache: ResultCache | None, project: Project | None) -> Iterator[FileResult]:
     # Imported here: a run of a few files (pre-commit, an editor) never starts a pool.
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
