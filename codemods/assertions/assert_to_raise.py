@@ -141,8 +141,12 @@ class AssertToRaise(Codemod):
     split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
     arguments on a line of their own), else keeps its layout; a message aligned under
     the assert, or continued with backslashes, gets a hanging indent inside the call,
-    and a `raise` too long for one line puts its message on a line of its own. `if x:
-    assert y` and `a = 1; assert a` are split into lines.
+    and a `raise` too long for one line puts its message on a line of its own. A plain
+    string message (or generated one) that the assert's lines held but that no longer
+    fits a level deeper is split as a maintainer keeps a string within the line: its
+    implicitly concatenated parts one a line, broken after a space (not inside the
+    text's brackets when a break outside does as well), which black and ruff format
+    leave as they are. `if x: assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
     root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
