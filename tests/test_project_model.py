@@ -195,6 +195,84 @@ def test_tests_expecting_assertion_errors(tmp_path: Path) -> None:
     assert not expected.matches("other_function", "gamma must be below 1")
 
 
+def test_tests_reach_asserts_through_the_calls_they_make(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "from pkg.model import Model\n",
+        "pkg/config.py": """
+            class Config:
+                def __post_init__(self):
+                    self.validate()
+
+                def validate(self):
+                    self._check()
+
+                def _check(self):
+                    pass
+
+            def unrelated(x):
+                assert x
+        """,
+        "pkg/data.py": """
+            class Data:
+                def prepare(self, split):
+                    assert 0 < split < 1
+        """,
+        "pkg/model.py": """
+            from pkg.config import Config
+            from pkg.data import Data
+
+            class Base:
+                def __init__(self):
+                    self.config = Config()
+
+            class Model(Base):
+                def __init__(self):
+                    super().__init__()
+                    self.data = Data()
+
+                def fit(self, split):
+                    self.data.prepare(split)
+
+                def predict(self):
+                    pass
+        """,
+        "tests/test_model.py": """
+            import pytest
+            from pkg import Model
+
+            def _run(split):
+                model = Model()
+                return model.fit(split)
+
+            def test_split():
+                with pytest.raises(AssertionError):
+                    _run(2.0)
+
+            def test_tolerant():
+                with pytest.raises((AssertionError, ValueError)):
+                    Model().predict()
+        """,
+    })
+    project = Project(tmp_path)
+    first, second = project.assertion_expectations()
+    assert first.entries == ("pkg.Model", "pkg.Model.fit")  # the helper's calls
+    assert not first.accepts("ValueError") and second.accepts("ValueError")
+    reached = project.assertion_reach()
+    chains = {key: found[0].chain for key, found in reached.items()
+              if found[0].expectation is first}
+    assert chains["pkg.model.Model.__init__"] == ("Model.__init__",)
+    assert chains["pkg.model.Base.__init__"] == ("Model.__init__", "Base.__init__")
+    assert chains["pkg.config.Config.__post_init__"] == (
+        "Model.__init__", "Base.__init__", "Config.__post_init__")
+    assert chains["pkg.data.Data.prepare"] == ("Model.fit", "Data.prepare")
+    assert "pkg.config.unrelated" not in reached
+    # Three calls below Model(...) counts; Config._check, four below, is past the depth.
+    assert "pkg.config.Config.validate" in reached
+    assert "pkg.config.Config._check" not in reached
+    # Every module the walk read keys the cached results that ask.
+    assert {"module:pkg.model", "module:pkg.data", "module:pkg.config"} <= set(project.facts_read)
+
+
 @pytest.mark.parametrize(("files", "expected"), [
     ({}, None),
     ({"pyproject.toml": "[tool.ruff]\nline-length = 120\n"}, 120),

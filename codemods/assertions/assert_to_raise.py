@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
-from torchfix.model.expected_errors import Expectation
+from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
@@ -141,8 +141,12 @@ class AssertToRaise(Codemod):
     split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
     arguments on a line of their own), else keeps its layout; a message aligned under
     the assert, or continued with backslashes, gets a hanging indent inside the call,
-    and a `raise` too long for one line puts its message on a line of its own. `if x:
-    assert y` and `a = 1; assert a` are split into lines.
+    and a `raise` too long for one line puts its message on a line of its own. A plain
+    string message (or generated one) that the assert's lines held but that no longer
+    fits a level deeper is split as a maintainer keeps a string within the line: its
+    implicitly concatenated parts one a line, broken after a space (not inside the
+    text's brackets when a break outside does as well), which black and ruff format
+    leave as they are. `if x: assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
     root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
@@ -226,10 +230,19 @@ class AssertToRaise(Codemod):
     repository expects: `pytest.raises(AssertionError)`, `assertRaises(AssertionError)`
     or a `try` whose handler catches `AssertionError` (in any test file under the
     project root: the git root, else the folder checked) around a call of its function
-    (of its class, for `__init__` and `__post_init__`), when the test's `match=`
-    pattern, if any, fits the assert's message (an f-string by its literal parts; a
-    message that is not a literal always fits). The finding names the test's file and
-    line.
+    (of its class, for `__init__` and `__post_init__`), or around a call that reaches
+    the assert's function up to three calls deeper through the project (`TabularModel(...)`
+    -> `__init__` -> `self._read_config()` -> `InferredConfig.__post_init__`): calls of
+    the project's functions and classes (their `__init__`, `__new__`, `__post_init__`),
+    imported across modules, `self.method()` and `super().method()` in the class and its
+    project bases, `self.x.method()` where the class says what builds `self.x`, methods
+    of a local `x = Cls(...)`, and the calls of the test file's own helper functions in
+    their place. A call the model cannot resolve (a class picked by name at runtime) is
+    not followed. In every case the test's `match=` pattern, if any, must fit the
+    assert's message (an f-string by its literal parts; a message that is not a literal
+    always fits), and a test that accepts the new exception too
+    (`pytest.raises((AssertionError, ValueError))`, `except Exception`) does not count.
+    The finding names the test's file and line, and the calls that reach the assert.
 
     Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
     `test/`, `tests/`, `testing/` or `test_utils/` below the folder torchfix runs in,
@@ -344,7 +357,7 @@ class _Decider:
         exception = ("AssertionError" if always_fails
                      else "TypeError" if self._is_type_check(node.test) else "ValueError")
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails)
-        reported = self._reliance(node, function)
+        reported = self._reliance(node, function, exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
         decision = replace(decision, layout=self._layout(node, decision, function))
@@ -474,7 +487,8 @@ class _Decider:
 
     # -- what relies on the AssertionError -----------------------------------------------
 
-    def _reliance(self, node: ast.Assert, function: _Function | None) -> str | None:
+    def _reliance(self, node: ast.Assert, function: _Function | None,
+                  exception: str) -> str | None:
         """Why code relies on the assert raising AssertionError; None if nothing does."""
         if self._in_catching_try(node):
             return ("a handler around it catches AssertionError, which a raise would bypass: "
@@ -487,21 +501,44 @@ class _Decider:
         if function.documents_assertion_error():
             return (f"the docstring of {function.name}() says it raises AssertionError: "
                     "change the check and the docstring together")
-        expectation = self._expected_by(node, function)
+        expectation = self._expected_by(node, function, exception)
         if expectation is not None:
             return (f"{expectation.path}:{expectation.line} expects AssertionError from "
                     f"{function.tested_as}(): a raise would fail that test; change the check "
                     "and the test together")
+        reached = self._reached_by(node, function, exception)
+        if reached is not None:
+            test = reached.expectation
+            calls = " -> ".join(f"{name}()" for name in reached.chain)
+            return (f"{test.path}:{test.line} expects AssertionError from a call that reaches "
+                    f"this assert ({calls}): a raise would fail that test; change the check "
+                    "and the test together")
         return None
 
-    def _expected_by(self, node: ast.Assert, function: _Function) -> Expectation | None:
-        """The first test of the repository that expects this assert's AssertionError."""
+    def _expected_by(self, node: ast.Assert, function: _Function,
+                     exception: str) -> Expectation | None:
+        """The first test of the repository that calls this assert's function and expects
+        its AssertionError (and no exception the rewrite raises)."""
         expectations = self.expectations()
         if not expectations:
             return None
         message = self._message_text(node.msg)
         name = function.tested_as
-        return next((e for e in expectations if e.matches(name, message)), None)
+        return next((e for e in expectations
+                     if e.matches(name, message) and not e.accepts(exception)), None)
+
+    def _reached_by(self, node: ast.Assert, function: _Function,
+                    exception: str) -> Reached | None:
+        """The first test whose expecting call reaches this assert's function through the
+        project's calls (`Project.assertion_reach`)."""
+        if not self.expectations():
+            return None
+        path = self.model.function_path(function.node)
+        key = ".".join((self.file.module.name, *path, function.name))
+        message = self._message_text(node.msg)
+        return next((r for r in self.file.project.assertion_reach().get(key, ())
+                     if r.expectation.fits(message) and not r.expectation.accepts(exception)),
+                    None)
 
     def _message_text(self, message: ast.expr | None) -> str | None:
         """What `str(error)` holds, as far as the source says: "" for no message, an

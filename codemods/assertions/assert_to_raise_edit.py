@@ -205,7 +205,8 @@ class AssertToRaiseEditor(Editor):
             if decision.layout.trailing_comma:
                 call = _with_trailing_comma(call)
             return [cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]
-        call = self._exception_call(assertion, decision, indent + len(f"{variable} = "))
+        call = self._exception_call(assertion, decision, indent + len(f"{variable} = "),
+                                    fit=False)
         (argument,) = call.args
         value = argument.value
         if "\n" in _NO_CODE.code_for_node(call) and not isinstance(value, cst.SimpleString):
@@ -321,9 +322,11 @@ class AssertToRaiseEditor(Editor):
             whitespace_before_test=cst.SimpleWhitespace(" "),
         )
 
-    def _exception_call(self, assertion: cst.Assert, decision: Decision, indent: int) -> cst.Call:
+    def _exception_call(self, assertion: cst.Assert, decision: Decision, indent: int,
+                        *, fit: bool = True) -> cst.Call:
         """`ValueError(<message>)`, with the message on a line of its own when too long, and
-        on one line when the message was split only to fit the assert."""
+        on one line when the message was split only to fit the assert; with `fit`, a
+        message still too long is split (`_fitted`)."""
         line_length = decision.layout.line_length
         call = cst.Call(
             func=cst.Name(decision.exception),
@@ -334,18 +337,53 @@ class AssertToRaiseEditor(Editor):
                 and not isinstance(joined.args[0].value, cst.ConcatenatedString)
                 and indent + len(f"raise {_NO_CODE.code_for_node(joined)}") <= line_length):
             return joined
+        unit = self._default_indent()
         if _aligned_for_the_assert(assertion.msg):
-            return _exploded(call, self._default_indent(), relay=True)
+            return self._fitted(_exploded(call, unit, relay=True), assertion, indent,
+                                line_length, fit)
         single = f"raise {_NO_CODE.code_for_node(call)}"
-        if "\n" in single:
-            return call  # the message keeps its own layout
+        if "\n" in single:  # the message keeps its own layout
+            return self._fitted(call, assertion, indent, line_length, fit)
         longest_before = max(
             len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
         )
         limit = max(line_length, indent + longest_before)
         if indent + len(single) <= limit:
             return call
-        return _exploded(call, self._default_indent())
+        return self._fitted(_exploded(call, unit), assertion, indent, line_length, fit)
+
+    def _fitted(self, call: cst.Call, assertion: cst.Assert, indent: int,
+                line_length: int, fit: bool = True) -> cst.Call:
+        """A message on its own line that the line length no longer holds, where the
+        assert's lines fitted (the message moved a level or two deeper), split as a
+        maintainer keeps a string within it: implicitly concatenated parts, one a line,
+        broken after a space. The formatters keep that layout (the parts do not fit on
+        one line joined); a string too long for any line of its own is left alone."""
+        if not fit:
+            return call  # `msg = ...` first (flake8-errmsg): laid out where it is assigned
+        unit = self._default_indent()
+        width = indent + len(unit)
+        (argument,) = call.args
+        parts = _string_parts(argument.value)
+        if parts is None or all(width + len(line.strip()) <= line_length
+                                for line in _NO_CODE.code_for_node(argument.value).splitlines()):
+            return call
+        # The assert's lines at its own indentation (one unit less than the raise's).
+        assert_indent = max(indent - len(unit), 0)
+        if any(assert_indent + len(line) > line_length
+               for line in _NO_CODE.code_for_node(assertion).splitlines()):
+            return call  # the assert did not fit either: the project lives with long lines
+        pieces: list[cst.SimpleString] = []
+        for part in parts:
+            pieces += _split_string(part, line_length - width)
+        if len(pieces) < 2:
+            return call
+        between = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(unit))
+        value: cst.BaseExpression = pieces[-1]
+        for piece in reversed(pieces[:-1]):
+            value = cst.ConcatenatedString(left=piece, right=value,  # type: ignore[arg-type]
+                                           whitespace_between=between)
+        return call.with_changes(args=[argument.with_changes(value=value)])
 
     def _default_indent(self) -> str:
         wrapper = self.context.wrapper
@@ -510,6 +548,70 @@ def _hanging_parts(text: cst.ConcatenatedString, indent: str) -> cst.Concatenate
     if isinstance(right, cst.ConcatenatedString):
         right = _hanging_parts(right, indent)
     return text.with_changes(whitespace_between=between, right=right)
+
+
+def _string_parts(value: cst.BaseExpression) -> list[cst.SimpleString] | None:
+    """The one-line, unparenthesized string literals `value` concatenates; None for any
+    other message (an f-string, a triple-quoted string, a comment between parts)."""
+    if value.lpar:
+        return None
+    if isinstance(value, cst.SimpleString):
+        if value.quote not in ('"', "'") or "b" in value.prefix.lower():
+            return None
+        return [value]
+    if isinstance(value, cst.ConcatenatedString):
+        between = value.whitespace_between
+        if isinstance(between, cst.ParenthesizedWhitespace) and (
+                between.first_line.comment is not None
+                or any(line.comment is not None for line in between.empty_lines)):
+            return None
+        left = _string_parts(value.left)
+        right = _string_parts(value.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _split_string(text: cst.SimpleString, room: int) -> list[cst.SimpleString]:
+    """`text` as consecutive literals, each at most `room` wide where a break after a
+    space allows: the space ends the piece before the break, as people write it."""
+    prefix, quote = text.prefix, text.quote
+    body = text.value[len(prefix) + len(quote):-len(quote)]
+    overhead = len(prefix) + 2 * len(quote)
+    breaks: list[int] = []
+    enclosed: set[int] = set()  # breaks inside brackets of the text: "in [0, 1]"
+    depth = 0
+    for index, char in enumerate(body):
+        depth += (char in "([{") - (char in ")]}")
+        if char == " " and _unescaped(body, index) and 0 < index + 1 < len(body):
+            breaks.append(index + 1)
+            if depth > 0:
+                enclosed.add(index + 1)
+    pieces: list[str] = []
+    start = 0
+    while overhead + len(body) - start > room:
+        fitting = [cut for cut in breaks if cut > start and overhead + cut - start <= room]
+        outside = [cut for cut in fitting if cut not in enclosed]
+        if outside and outside[-1] - start >= room // 2:  # not a stub: "expected "
+            fitting = outside
+        later = [cut for cut in breaks if cut > start]
+        if fitting:
+            cut = fitting[-1]
+        elif later:
+            cut = later[0]  # a word longer than the room: it overflows on its own
+        else:
+            break
+        pieces.append(body[start:cut])
+        start = cut
+    pieces.append(body[start:])
+    return [cst.SimpleString(f"{prefix}{quote}{piece}{quote}") for piece in pieces]
+
+
+def _unescaped(body: str, index: int) -> bool:
+    """Whether the character at `index` is not part of an escape (`\\ `)."""
+    backslashes = 0
+    while index - backslashes - 1 >= 0 and body[index - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 0
 
 
 def _aligned_for_the_assert(message: cst.BaseExpression | None) -> bool:

@@ -5,7 +5,8 @@ def check_spaces(observation_space, action_space, channels_order, n_stack):
         )
     if not (action_space.n > 1):
         raise ValueError(
-            "A discrete action space needs at least two actions to learn anything at all"
+            "A discrete action space needs at least two actions to learn anything at "
+            "all"
         )
     if channels_order not in {
         "last",

@@ -10,7 +10,8 @@ class IdentityBasis(nn.Module):
             or ("cubic" in interpolation_mode)
         ):
             raise ValueError(
-                'expected (interpolation_mode in ["linear", "nearest"]) or ("cubic" in interpolation_mode)'
+                'expected (interpolation_mode in ["linear", "nearest"]) or '
+                '("cubic" in interpolation_mode)'
             )
         self.interpolation_mode = interpolation_mode
 
@@ -20,13 +21,15 @@ class IdentityBasis(nn.Module):
             or (conditioner is not None and conditioner_projection is not None)
         ):
             raise ValueError(
-                "expected (conditioner is None and conditioner_projection is None) or (conditioner is not None and conditioner_projection is not None)"
+                "expected (conditioner is None and conditioner_projection is None) or "
+                "(conditioner is not None and conditioner_projection is not None)"
             )
         if not (
             0.0 < backcast_weight_of_the_first_block < forecast_weight_of_the_first
         ):
             raise ValueError(
-                "expected 0.0 < backcast_weight_of_the_first_block < forecast_weight_of_the_first"
+                "expected 0.0 < backcast_weight_of_the_first_block < "
+                "forecast_weight_of_the_first"
             )
         if not (
             (isinstance(x, str) and isinstance(conditioner, nn.Module))
@@ -50,6 +53,7 @@ class IdentityBasis(nn.Module):
             raise ValueError("point forecasts only")
         if not isinstance(spectrogram_upsampler, (nn.ConvTranspose1d, nn.Upsample)):
             raise TypeError(
-                "expected isinstance(spectrogram_upsampler, (nn.ConvTranspose1d, nn.Upsample))"
+                "expected isinstance(spectrogram_upsampler, (nn.ConvTranspose1d, "
+                "nn.Upsample))"
             )
         return x

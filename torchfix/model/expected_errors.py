@@ -6,6 +6,14 @@ None` relies on it. Rewriting that assert into `raise ValueError` would fail the
 test, so assert-to-raise leaves the asserts such tests rely on alone. Found in test
 files anywhere under the project root: those holding the bytes `AssertionError` are
 parsed (CPython's parser), nothing else.
+
+The assert a test expects is often deeper than the call the test makes:
+`TabularModel(...)` builds a config whose `__post_init__` asserts, a test helper calls
+`model.predict(...)`, which asserts. Each expectation therefore also records its
+`entries`: the project names its block calls, resolved in the test file (imports, a test
+helper's body, `model.predict` on a `model = TabularModel(...)`), and `reach()` follows
+them through the project's modules (`REACH_DEPTH` calls deep) to every function whose
+asserts the test may be the one expecting.
 """
 
 from __future__ import annotations
@@ -17,9 +25,15 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.model.ast_names import dotted
+from torchfix.model.facts import constructed_name
+from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
+
+if TYPE_CHECKING:
+    from torchfix.model.project import Project
 
 # Folders never holding the project's own tests.
 _SKIPPED_FOLDERS = frozenset(
@@ -38,12 +52,27 @@ class Expectation:
     line: int
     callees: frozenset[str]  # names called inside the expecting block (last dotted part)
     pattern: str | None = None  # `match=` / the regex of assertRaisesRegex
+    # The other exceptions the test accepts (`pytest.raises((AssertionError, ValueError))`,
+    # another `except` of the `try`), by their last dotted part; "*" for a bare `except:`.
+    tolerated: frozenset[str] = frozenset()
+    # The project names the block calls, as the test file resolves them: "pkg.Config",
+    # "pkg.model.Model.predict" (a method called on a `Model(...)`); a test helper's calls
+    # in its place. Followed into the project by `reach()`.
+    entries: tuple[str, ...] = ()
 
     def matches(self, function: str, message: str | None) -> bool:
         """Whether an assert in `function` (a def's name, or its class's for `__init__`)
         with this message (None: not a literal) is what this test expects."""
         if function not in self.callees:
             return False
+        return self.fits(message)
+
+    def accepts(self, exception: str) -> bool:
+        """Whether the test passes as well when `exception` is raised instead."""
+        return bool({exception, "Exception", "BaseException", "*"} & self.tolerated)
+
+    def fits(self, message: str | None) -> bool:
+        """Whether the test's pattern, if any, fits this message (None: not a literal)."""
         if self.pattern is None or message is None:
             return True
         try:
@@ -67,7 +96,11 @@ def expectations_in(root: Path) -> Iterator[Expectation]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         relative = path.relative_to(root).as_posix()
-        yield from _expectations(tree, relative)
+        model: SemanticModel | None = None
+        for found in _expectations(tree, relative):
+            if model is None:
+                model = SemanticModel(tree, path.stem)
+            yield _with_entries(found, model)
 
 
 def test_files(root: Path, *, helpers: bool = True) -> Iterator[Path]:
@@ -126,13 +159,17 @@ def holds_tests(path: Path) -> bool:
     return False
 
 
-def _expectations(tree: ast.Module, path: str) -> Iterator[Expectation]:
+def _expectations(tree: ast.Module, path: str) -> Iterator[tuple[Expectation, list[ast.AST]]]:
+    """Each expectation, with what the test runs expecting it: the block's statements, or
+    the callable passed to `assertRaises(AssertionError, func, ...)`."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 expected = _expected_call(item.context_expr)
                 if expected is not None:
-                    yield Expectation(path, node.lineno, _callees(node.body), expected[1])
+                    yield (Expectation(path, node.lineno, _callees(node.body), expected[1],
+                                       _other_exceptions(item.context_expr.args[0])),
+                           list(node.body))
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             # try: tp = make_tp(...) / except AssertionError: return None — the test
             # relies on the assert to skip invalid parameters.
@@ -140,7 +177,10 @@ def _expectations(tree: ast.Module, path: str) -> Iterator[Expectation]:
             if any(h.type is not None and _names_assertion_error(h.type) for h in handlers):
                 names = _callees(node.body)
                 if names:
-                    yield Expectation(path, node.lineno, names)
+                    tolerated = frozenset().union(*(
+                        _other_exceptions(h.type) if h.type is not None else {"*"}
+                        for h in handlers))
+                    yield Expectation(path, node.lineno, names, None, tolerated), list(node.body)
         elif isinstance(node, ast.Call) and len(node.args) >= 2:
             # pytest.raises(AssertionError, func, *args) / self.assertRaises(E, func, ...)
             expected = _expected_call(node)
@@ -148,7 +188,16 @@ def _expectations(tree: ast.Module, path: str) -> Iterator[Expectation]:
                 callee = node.args[2 if _method(node) == "assertRaisesRegex" else 1]
                 names = _callees([callee], called_only=False)
                 if names:
-                    yield Expectation(path, node.lineno, names, expected[1])
+                    yield (Expectation(path, node.lineno, names, expected[1],
+                                       _other_exceptions(node.args[0])),
+                           [ast.Call(callee, [], [])])
+
+
+def _other_exceptions(expr: ast.expr) -> frozenset[str]:
+    """The exceptions besides AssertionError that `expr` (a tuple, or one name) names."""
+    elements = expr.elts if isinstance(expr, ast.Tuple) else [expr]
+    names = {(dotted(element) or ["?"])[-1] for element in elements}
+    return frozenset(names - {"AssertionError"})
 
 
 def _method(call: ast.Call) -> str:
@@ -195,3 +244,301 @@ def _callees(body: list[ast.stmt] | list[ast.expr], called_only: bool = True) ->
             if name:
                 names.add(name[-1])
     return frozenset(names)
+
+
+# -- what the expecting block reaches ------------------------------------------------------
+
+# How many calls below the test's own call an assert may sit and still count as expected.
+# Three covers the shapes seen in real tests (a constructor -> `self._build_model()` -> a
+# config class's `__post_init__` -> its validator) with a hop to spare. Deeper, the call
+# graph fans out over most of a library: on the tuning projects depths 4 and 6 only
+# added asserts on paths the test does not exercise (a data module's encoder six calls
+# below `bagging_predict`), each a fix lost to a test that is not about it.
+REACH_DEPTH = 3
+# How deep test helpers (functions of the test file) are followed: they cost no depth.
+_HELPER_DEPTH = 3
+_MAX_ENTRIES = 64
+# What calling a class runs.
+CONSTRUCTION_METHODS = ("__new__", "__init__", "__post_init__", "__attrs_post_init__")
+_FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _with_entries(found: tuple[Expectation, list[ast.AST]],
+                  model: SemanticModel) -> Expectation:
+    expectation, body = found
+    entries: list[str] = []
+    seen: set[str] = set()
+
+    def visit(nodes: list[ast.AST], depth: int) -> None:
+        for statement in nodes:
+            for node in ast.walk(statement):
+                if not isinstance(node, ast.Call) or len(entries) >= _MAX_ENTRIES:
+                    continue
+                helper = _test_helper(model, node.func)
+                if helper is not None:  # a function of the test file: its calls count
+                    if helper.name not in seen and depth < _HELPER_DEPTH:
+                        seen.add(helper.name)
+                        visit(list(helper.body), depth + 1)
+                    continue
+                target = _call_target(model, node.func)
+                if target is not None and target not in entries:
+                    entries.append(target)
+
+    visit(body, 0)
+    return Expectation(expectation.path, expectation.line, expectation.callees,
+                       expectation.pattern, expectation.tolerated, tuple(entries))
+
+
+def _test_helper(model: SemanticModel,
+                 func: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The module-level def of the test file a call calls by its name."""
+    if not isinstance(func, ast.Name):
+        return None
+    binding = model.binding(func)
+    if (binding is None or binding.kind is not BindingKind.FUNCTION
+            or binding.scope is not model.module_scope):
+        return None
+    node = binding.node
+    return node if isinstance(node, _FUNCTION_TYPES) else None
+
+
+def _call_target(model: SemanticModel, func: ast.expr) -> str | None:
+    """What a call in the test file calls, as a qualified name the project may define:
+    `Config(...)` -> "pkg.Config", `model.fit(...)` after `model = Model(...)` ->
+    "pkg.Model.fit"; None where it is not known."""
+    qualified = model.qualified_name(func)
+    if qualified is not None:
+        return None if qualified.startswith("builtins.") else qualified
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        owner = _instance_class(model, func.value)
+        if owner is not None:
+            return f"{owner}.{func.attr}"
+    return None
+
+
+def _instance_class(model: SemanticModel, name: ast.Name) -> str | None:
+    """The class a local name holds an instance of: `x = Cls(...)`, `x: Cls`."""
+    binding = model.binding(name)
+    if binding is None:
+        return None
+    found: str | None = None
+    if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None:
+        found = constructed_name(model, binding.value)
+    if found is None and binding.annotation is not None:
+        found = model.qualified_name(binding.annotation)
+    if found is None or found.startswith("builtins."):
+        return None
+    return found
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A function a test's call reaches, and through which calls."""
+
+    expectation: Expectation
+    chain: tuple[str, ...]  # "TabularModel.__init__", ...: the calls from the test down
+
+
+@dataclass
+class _Module:
+    model: SemanticModel
+    definitions: dict[tuple[str, ...], ast.FunctionDef | ast.AsyncFunctionDef]
+
+
+def reach(project: Project, expectations: tuple[Expectation, ...],
+          depth: int = REACH_DEPTH) -> dict[str, tuple[Reached, ...]]:
+    """Every project function (by qualified name: "pkg.mod.Class.method") that a test's
+    expecting block calls, directly or up to `depth` calls below, with the tests that
+    reach it. Calls are followed where the project model resolves them: functions and
+    classes (a class: its `__new__`, `__init__`, `__post_init__`), imported names across
+    modules, `self.method()` and `super().method()` in the class and its project bases,
+    `self.x.method()` where the class says what `self.x` is built from, and methods of a
+    local `x = Cls(...)`."""
+    walker = _Walker(project)
+    found: dict[str, list[Reached]] = {}
+    for expectation in expectations:
+        queue: list[tuple[str, tuple[str, ...]]] = []
+        visited: set[str] = set()
+        for entry in expectation.entries:
+            for key in walker.locate(entry):
+                if key not in visited:
+                    visited.add(key)
+                    queue.append((key, (walker.label(key),)))
+        level = 0
+        while queue:
+            following: list[tuple[str, tuple[str, ...]]] = []
+            for key, chain in queue:
+                found.setdefault(key, []).append(Reached(expectation, chain))
+                if level >= depth:
+                    continue
+                for callee in walker.callees(key):
+                    if callee not in visited:
+                        visited.add(callee)
+                        following.append((callee, (*chain, walker.label(callee))))
+            queue = following
+            level += 1
+    return {key: tuple(reached) for key, reached in found.items()}
+
+
+class _Walker:
+    """Reads the bodies of project functions (parsed once each) and resolves their calls."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._modules: dict[str, _Module | None] = {}
+        self._callees: dict[str, list[str]] = {}
+
+    def label(self, key: str) -> str:
+        module, path = self._split(key)
+        return ".".join(path) if module is not None else key
+
+    # -- where a name is defined --------------------------------------------------------
+
+    def locate(self, qualified: str, hops: int = 8) -> list[str]:
+        """The project functions calling `qualified` runs (a class: its constructors)."""
+        parts = qualified.split(".")
+        for split in range(len(parts), 0, -1):
+            module = self.project.module(".".join(parts[:split]))
+            if module is None:
+                continue
+            rest = parts[split:]
+            if not rest:
+                return []
+            for length in range(len(rest), 0, -1):
+                local = ".".join(rest[:length])
+                if local in module.classes:
+                    remaining = rest[length:]
+                    owner = module.classes[local].qualified_name
+                    if not remaining:
+                        return self._constructors(owner)
+                    return self._method(owner, remaining[0]) if len(remaining) == 1 else []
+            dotted_rest = ".".join(rest)
+            if dotted_rest in module.functions:
+                return [f"{module.name}.{dotted_rest}"]
+            if hops > 0 and rest[0] in module.names:
+                return self.locate(".".join([module.names[rest[0]], *rest[1:]]), hops - 1)
+            if hops > 0:
+                for star in module.star_imports:
+                    located = self.locate(".".join([star, *rest]), hops - 1)
+                    if located:
+                        return located
+            return []
+        return []
+
+    def _constructors(self, owner: str) -> list[str]:
+        keys = []
+        for method in CONSTRUCTION_METHODS:
+            keys += self._method(owner, method)
+        return keys
+
+    def _method(self, owner: str, method: str, *, skip_own: bool = False) -> list[str]:
+        if skip_own:
+            for base in self.project.ancestors(owner):
+                facts = self.project.class_facts(base) if base is not None else None
+                if facts is not None and method in facts.methods:
+                    return [f"{facts.qualified_name}.{method}"]
+            return []
+        found = self.project.find_method(owner, method)
+        return [f"{found[0]}.{method}"] if found is not None else []
+
+    def _split(self, key: str) -> tuple[str | None, tuple[str, ...]]:
+        parts = key.split(".")
+        for split in range(len(parts) - 1, 0, -1):
+            name = ".".join(parts[:split])
+            if self.project.module_path(name) is not None and self._module(name) is not None:
+                return name, tuple(parts[split:])
+        return None, tuple(parts)
+
+    def _module(self, name: str) -> _Module | None:
+        if name not in self._modules:
+            self._modules[name] = self._read(name)
+        return self._modules[name]
+
+    def _read(self, name: str) -> _Module | None:
+        if self.project.module(name) is None:  # notes the module's digest
+            return None
+        path = self.project.module_path(name)
+        if path is None:
+            return None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(path.read_bytes(), str(path))
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        definitions: dict[tuple[str, ...], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+        def collect(body: list[ast.stmt], prefix: tuple[str, ...]) -> None:
+            for statement in body:
+                if isinstance(statement, _FUNCTION_TYPES):
+                    definitions.setdefault((*prefix, statement.name), statement)
+                elif isinstance(statement, ast.ClassDef):
+                    collect(statement.body, (*prefix, statement.name))
+
+        collect(tree.body, ())
+        return _Module(SemanticModel(tree, name, path.name == "__init__.py"), definitions)
+
+    # -- what a function calls ----------------------------------------------------------
+
+    def callees(self, key: str) -> list[str]:
+        if key not in self._callees:
+            self._callees[key] = self._find_callees(key)
+        return self._callees[key]
+
+    def _find_callees(self, key: str) -> list[str]:
+        name, path = self._split(key)
+        module = self._module(name) if name is not None else None
+        definition = module.definitions.get(path) if module is not None else None
+        if module is None or definition is None:
+            return []
+        model = module.model
+        owner = f"{name}.{'.'.join(path[:-1])}" if len(path) > 1 else None
+        arguments = definition.args.posonlyargs + definition.args.args
+        receiver = arguments[0].arg if owner is not None and arguments else None
+        found: list[str] = []
+        for node in ast.walk(definition):
+            if not isinstance(node, ast.Call):
+                continue
+            for callee in self._resolve_call(model, node.func, owner, receiver):
+                if callee not in found and callee != key:
+                    found.append(callee)
+        return found
+
+    def _resolve_call(self, model: SemanticModel, func: ast.expr, owner: str | None,
+                      receiver: str | None) -> list[str]:
+        qualified = model.qualified_name(func)
+        if qualified is not None:
+            return [] if qualified.startswith("builtins.") else self.locate(qualified)
+        if not isinstance(func, ast.Attribute):
+            return []
+        value = func.value
+        if owner is not None and isinstance(value, ast.Name) and value.id == receiver:
+            return self._method(owner, func.attr)  # self.method()
+        if (owner is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                and value.func.id == "super"):
+            return self._method(owner, func.attr, skip_own=True)  # super().method()
+        if (owner is not None and isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name) and value.value.id == receiver):
+            keys: list[str] = []
+            for built in self._attribute_classes(owner, value.attr):  # self.x.method()
+                keys += self._method(built, func.attr)
+            return keys
+        if isinstance(value, ast.Name):
+            instance = _instance_class(model, value)  # x = Cls(...); x.method()
+            if instance is not None:
+                facts = self.project.class_facts(instance)
+                if facts is not None:
+                    return self._method(facts.qualified_name, func.attr)
+        return []
+
+    def _attribute_classes(self, owner: str, attribute: str) -> list[str]:
+        classes: list[str] = []
+        for name in [owner, *self.project.ancestors(owner)]:
+            facts = self.project.class_facts(name) if name is not None else None
+            if facts is None:
+                continue
+            for built in facts.attributes.get(attribute, ()):
+                built_facts = self.project.class_facts(built)
+                if built_facts is not None and built_facts.qualified_name not in classes:
+                    classes.append(built_facts.qualified_name)
+        return classes

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 # codemod anything to do never builds a fact, and `check` of one such file should not pay
 # for their imports.
 if TYPE_CHECKING:
-    from torchfix.model.expected_errors import Expectation
+    from torchfix.model.expected_errors import Expectation, Reached
     from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
     from torchfix.model.formatter import FormatterSettings
     from torchfix.model.import_settings import ImportSettings
@@ -77,6 +77,8 @@ class Project:
     _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
+    _reach: dict[str, tuple[Reached, ...]] | None = field(default=None, repr=False)
+    _reach_facts: dict[str, str] = field(default_factory=dict, repr=False)
     _line_length: int | None = field(default=None, repr=False)
     _line_length_read: bool = False
     _formatter: FormatterSettings | None = field(default=None, repr=False)
@@ -104,6 +106,8 @@ class Project:
         state["facts_read"] = {}
         state["_current"] = None
         state["_current_facts"] = None
+        state["_reach"] = None
+        state["_reach_facts"] = {}
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -376,6 +380,26 @@ class Project:
         self._note("project:assertion-expectations", self._expectations_digest)
         return self._expectations
 
+    def assertion_reach(self) -> dict[str, tuple[Reached, ...]]:
+        """The project functions a test expecting `AssertionError` calls, directly or a
+        few calls below (`torchfix.model.expected_errors.reach`), by qualified name
+        ("pkg.mod.Class.method"), with the tests that reach them. Read from the modules on
+        disk (never the text being decided), once per process; every module the walk read
+        is a fact of the result that asks."""
+        expectations = self.assertion_expectations()
+        if self._reach is None:
+            saved = (self.facts_read, self._current, self._current_facts)
+            self.facts_read, self._current, self._current_facts = {}, None, None
+            from torchfix.model.expected_errors import reach
+
+            try:
+                self._reach = reach(self, expectations)
+                self._reach_facts = self.facts_read
+            finally:
+                self.facts_read, self._current, self._current_facts = saved
+        self.facts_read.update(self._reach_facts)
+        return self._reach
+
     # -- the cache -----------------------------------------------------------------------
 
     def current_digest(self, key: str) -> str | None:
@@ -393,6 +417,8 @@ class Project:
         self._floor_read = False
         self._package_floors.clear()
         self._expectations = None
+        self._reach = None
+        self._reach_facts = {}
         self._line_length_read = False
         self._formatter = None
         self._imports = None

@@ -1,0 +1,3 @@
+from tabkit.model import TabularModel
+
+__all__ = ["TabularModel"]
