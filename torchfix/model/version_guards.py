@@ -43,6 +43,7 @@ Version = tuple[int, int]
 _SKIPPED_FOLDERS = frozenset(
     {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"})
 _MAX_FILE_BYTES = 2_000_000
+_MAX_FILES = 20_000  # a run from a home folder must not read all of it
 _TRIGGER = re.compile(
     rb"\w\.__version__|from torch(?:\.version)? import __version__|TORCH_VERSION"
     rb"|torch_version|is_torch|_torch\(|compare_version|torch\s*[<>]"
@@ -107,6 +108,7 @@ def guards_in_file(path: Path, root: Path) -> Iterator[Guard]:
 
 
 def _code_files(root: Path) -> Iterator[Path]:
+    count = 0
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(
             name for name in subfolders
@@ -117,6 +119,9 @@ def _code_files(root: Path) -> Iterator[Path]:
             if (not name.endswith(".py") or name.startswith("test_") or name.endswith("_test.py")
                     or name in TEST_HELPER_FILES or (at_root and name == "setup.py")):
                 continue
+            count += 1
+            if count > _MAX_FILES:
+                return
             yield Path(folder) / name
 
 
