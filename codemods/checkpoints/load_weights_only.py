@@ -10,6 +10,7 @@ from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
 
 from ..prefilter import TORCH, calls_by_name, from_package
+from .atomic_save import is_conversion_script
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
 # them is a tensor. (`.to()`, `.cuda()`, `.float()` are not among them: modules have them,
@@ -23,6 +24,14 @@ TENSOR_ONLY = frozenset({
 _NOT_TENSOR_FUNCTIONS = ("torch.save", "torch.load", "torch.from_numpy", "torch.as_tensor",
                          "torch.asarray", "torch.tensor", "torch.nn.", "torch.jit.",
                          "torch.compile", "torch.utils.", "torch.optim.", "torch.distributed.")
+# Methods only an nn.Module (or another whole pickled object) has: a loaded value used
+# through them is not weights.
+MODULE_ONLY = frozenset({
+    "eval", "train", "parameters", "named_parameters", "modules", "named_modules",
+    "children", "named_children", "forward", "state_dict", "buffers", "named_buffers",
+    "zero_grad", "requires_grad_",
+})
+_NUMPY = ("numpy.ndarray", "numpy.array", "numpy.generic")
 _DEPTH = 4
 SINCE = (1, 13)  # torch.load's weights_only
 
@@ -65,6 +74,15 @@ class LoadWeightsOnly(Codemod):
     to, in its scope). Anything else (the result is returned, stored on `self`, indexed
     and kept, `.to(device)`, which modules have too) makes it **unsafe**: check what the
     files hold; for trusted files that hold more, pass `weights_only=False`.
+    Where the code shows the file holds more than weights, `weights_only=True` is not
+    offered. The result used as a module (`.eval()`, `.parameters()`, called like a
+    model), or another `torch.load` in the function passing `weights_only=False`: an
+    **unsafe** fix writes `weights_only=False` (what torch before 2.6 did; 2.6 refuses
+    such files by default), unsafe because it declares the files trusted. A one-shot
+    conversion script (`model_converters/`, `convert_*.py`, as atomic-save judges them)
+    converts checkpoints made elsewhere, which often carry an argparse `Namespace` or
+    NumPy objects, and a function whose annotations name NumPy arrays loads them: both
+    are **reported** (neither value is right without knowing the files).
     With `pickle_module=` (a custom unpickler) there is no fix: choose by hand.
     Calls that pass `**kwargs` (which may carry it) are left alone. The parameter needs
     torch >= 1.13: below the project's torch floor the call is reported.
@@ -92,6 +110,8 @@ class LoadWeightsOnly(Codemod):
             if None in keywords or "weights_only" in keywords or any(
                     isinstance(a, ast.Starred) for a in call.args):
                 continue
+            if _old_torch_fallback(model, call):
+                continue  # `except TypeError:` after a load with weights_only: torch < 1.13
             if len(call.args) >= 3 or "pickle_module" in keywords:
                 yield Finding(call, "torch.load with a custom pickle_module: weights_only=True "
                               "cannot use it; choose weights_only by hand", Safety.MANUAL)
@@ -101,8 +121,13 @@ class LoadWeightsOnly(Codemod):
                               f"torch >= 1.13, and the project supports torch "
                               f"{floor[0]}.{floor[1]}", Safety.MANUAL)
                 continue
+            only_weights = _only_weights(model, call, _DEPTH, set())
+            more = _holds_more(file, call, only_weights)
+            if more is not None:
+                yield more
+                continue
             fix = (AddKeyword(call, "weights_only", "True"),)
-            if _only_weights(model, call, _DEPTH, set()):
+            if only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
                               "feeds load_state_dict or tensors", Safety.SAFE, fix)
             else:
@@ -110,6 +135,111 @@ class LoadWeightsOnly(Codemod):
                               "tensors and plain containers only (the default since torch "
                               "2.6); trusted files holding more need weights_only=False",
                               Safety.UNSAFE, fix)
+
+
+def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Finding | None:
+    """A finding for a load whose file evidently holds more than weights, where
+    `weights_only=True` would refuse it; None when nothing says so. (`only_weights`: the
+    result only feeds load_state_dict or tensors.)"""
+    model = file.semantic
+    function = model.enclosing_function(call)
+    trusted = (AddKeyword(call, "weights_only", "False"),)
+    if function is not None and any(
+            _passes_weights_only_false(model, other) for other in _load_calls_in(function)):
+        return Finding(call, "pass weights_only=False to torch.load, as the other torch.load "
+                       "in this function does: the files it reads hold more than weights "
+                       "(torch 2.6 no longer loads them by default); load trusted files only",
+                       Safety.UNSAFE, trusted)
+    use = _module_use(model, call, _DEPTH)
+    if use is not None:
+        return Finding(call, f"pass weights_only=False to torch.load: the result is used as a "
+                       f"module ({use}), and a pickled module cannot be loaded with "
+                       f"weights_only=True (nor by default since torch 2.6); load trusted "
+                       f"files only", Safety.UNSAFE, trusted)
+    if is_conversion_script(file):
+        return Finding(call, "torch.load without weights_only in a conversion script: the "
+                       "checkpoints it converts are made elsewhere and often carry an "
+                       "argparse Namespace, NumPy or framework objects that "
+                       "weights_only=True refuses, while weights_only=False runs any code "
+                       "the file carries; choose by hand", Safety.MANUAL)
+    if not only_weights and function is not None and _speaks_numpy(model, function):
+        return Finding(call, "torch.load without weights_only where the function's "
+                       "annotations name NumPy arrays: weights_only=True refuses files "
+                       "holding them; pass weights_only=False for trusted files, or allow "
+                       "the NumPy types with torch.serialization.add_safe_globals",
+                       Safety.MANUAL)
+    return None
+
+
+def _old_torch_fallback(model: SemanticModel, call: ast.Call) -> bool:
+    """Whether `call` is in an `except TypeError:` whose `try` loads with `weights_only`:
+    the fallback for a torch that does not know the parameter."""
+    for node in model.ancestors(call):
+        if isinstance(node, ast.Try) and any(
+                any(handler is a for a in model.ancestors(call)) and _catches_type_error(handler)
+                for handler in node.handlers):
+            return any(
+                any(k.arg == "weights_only" for k in load.keywords)
+                for statement in node.body for load in _load_calls_in(statement)
+                if model.qualified_name(load.func) == "torch.load")
+    return False
+
+
+def _catches_type_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(isinstance(name, ast.Name) and name.id == "TypeError" for name in names)
+
+
+def _load_calls_in(function: ast.AST) -> Iterator[ast.Call]:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) and (
+                (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+                == "load"):
+            yield node
+
+
+def _passes_weights_only_false(model: SemanticModel, call: ast.Call) -> bool:
+    return model.qualified_name(call.func) == "torch.load" and any(
+        k.arg == "weights_only" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in call.keywords)
+
+
+def _module_use(model: SemanticModel, node: ast.expr, depth: int) -> str | None:
+    """How the value of `node` is used as a whole module (`.eval()`, called like a model),
+    directly or through the local name it is assigned to; None if it is not."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        grand = model.parent(parent)
+        if parent.attr in MODULE_ONLY and isinstance(grand, ast.Call) and grand.func is parent:
+            return f".{parent.attr}()"
+        if parent.attr in ("to", "cuda", "cpu", "float", "half", "double") and isinstance(
+                grand, ast.Call) and grand.func is parent and depth > 0:
+            return _module_use(model, grand, depth - 1)  # torch.load(p).to(device).eval()
+        return None
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return "called like a model"
+    if (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name) and depth > 0):
+        binding = _binding_at(model, parent.targets[0])
+        if binding is None:
+            return None
+        for read in model.references(binding):
+            use = _module_use(model, read, depth - 1)
+            if use is not None:
+                return use
+    return None
+
+
+def _speaks_numpy(model: SemanticModel, function: ast.FunctionDef | ast.AsyncFunctionDef
+                  ) -> bool:
+    """Whether the function's return or variable annotations name NumPy arrays."""
+    annotations = [function.returns] + [
+        node.annotation for node in ast.walk(function) if isinstance(node, ast.AnnAssign)]
+    return any(
+        (model.qualified_name(node) or "").startswith(_NUMPY)
+        for annotation in annotations if annotation is not None
+        for node in ast.walk(annotation) if isinstance(node, (ast.Name, ast.Attribute)))
 
 
 def _load_calls(tree: ast.Module) -> list[ast.Call]:

@@ -170,7 +170,8 @@ class AmpApi(Codemod):
     codemod, else the top-level `[tool.torchfix] min-torch`, else the torch requirement
     the project declares (`pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`,
     a conda `environment.yml`: `torch==2.0.0` or `pytorch=2.1` keeps `custom_fwd` and
-    `GradScaler` as they are), else 2.4.
+    `GradScaler` as they are), else the torch version checks in the project's own code
+    (`torch.__version__ >= "1.10"`: it still runs on 1.9), else 2.4.
 
     An `isinstance`/`issubclass` check against the old `GradScaler` class becomes a check
     against `torch.amp.GradScaler`, which also accepts scalers of other devices; so that
@@ -207,7 +208,8 @@ class AmpApi(Codemod):
         Option("min-torch", DEFAULT_MIN_TORCH,
                "Oldest torch the code supports; replacements that need a newer one are "
                "reported instead of applied. Unset: [tool.torchfix] min-torch, else the "
-               "project's declared torch requirement, else 2.4.",
+               "project's declared torch requirement, else its code's torch version "
+               "checks, else 2.4.",
                check=lambda value: parse_version(str(value))),
     )
 
@@ -246,7 +248,8 @@ class AmpApi(Codemod):
 def min_torch(file: FileContext) -> tuple[tuple[int, int], str]:
     """The oldest torch the rewritten code must run on, and where that was read ("" for
     the configuration or the built-in default): this codemod's `min-torch`, else the
-    top-level one, else the project's declared torch floor, else 2.4."""
+    top-level one, else the project's torch floor (declared, else from its version checks),
+    else 2.4."""
     if "min-torch" in file.options:  # set by the user
         return parse_version(str(file.options["min-torch"])), ""
     found = file.min_torch()

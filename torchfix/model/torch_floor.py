@@ -10,6 +10,10 @@ folder), conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`), an 
 "torch >= 1.13"). Where several declare one, the lowest floor wins: the code has to run
 on all of them. A README can only lower the floor below "a current torch", which is what
 a project declaring nothing gets: reading it never makes a fix less safe.
+
+Where nothing declares one, the project's own version checks say it
+(`torchfix.model.version_guards`): code that compares `torch.__version__` with "1.10"
+still runs on torch 1.9, so the floor is 1.9. A declared floor wins over them.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from torchfix.model.version_guards import find_guard_floor
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,7 +52,7 @@ _README_FLOOR = re.compile(
 @dataclass(frozen=True)
 class TorchFloor:
     version: Version
-    source: str  # the file (relative to the project root) that declared it
+    source: str  # the file (relative to the project root) that declared it, or the check
 
 
 def parse_floor(spec: str) -> Version | None:
@@ -79,13 +85,21 @@ def requirement_floor(line: str, name: re.Pattern[str] = _NAME) -> Version | Non
     return parse_floor(spec.replace(" ", ","))
 
 
-def find_torch_floor(root: Path) -> TorchFloor | None:
+def find_torch_floor(root: Path, *, code: bool = True) -> TorchFloor | None:
+    """The lowest floor the project declares; with `code`, where it declares none, the
+    lowest its own torch version checks show (source: "the torch version check at
+    pkg/mod.py:12")."""
     found = [
         TorchFloor(version, source)
         for source, requirement in _requirements(root)
         if (version := requirement_floor(requirement)) is not None
     ]
-    return min(found, key=lambda floor: floor.version) if found else None
+    if found:
+        return min(found, key=lambda floor: floor.version)
+    guard = find_guard_floor(root) if code else None
+    if guard is None:
+        return None
+    return TorchFloor(guard.version, f"the torch version check at {guard.path}:{guard.line}")
 
 
 def find_package_floor(root: Path, package: str) -> TorchFloor | None:

@@ -1,0 +1,347 @@
+"""The oldest torch a project's own code still runs on, read from its version checks.
+
+A project that declares no torch requirement still says which torch it supports when its
+code chooses by version: `if digit_version(torch.__version__) >= digit_version("1.10.0")`
+has a branch for torch older than 1.10, so the code still runs there; a fix that needs
+torch 1.13 would break it. Read from the project's non-test Python files (not
+`setup.py`, whose comparisons choose requirements, not code paths), these count:
+
+- a comparison of the installed torch version (`torch.__version__`, wrapped in
+  `parse`/`Version`/`LooseVersion`/`digit_version`/`.base_version`/`.release`/
+  `.split("+")[0]`/`[:3]`, a name assigned from one, an imported `TORCH_VERSION`) with a
+  literal version (`"1.10"`, `parse("1.12")`, `(1, 9)`, a name assigned from one);
+- `torch.__version__.startswith("1.8")`;
+- a helper called with `torch` in its name and a literal version
+  (`is_torch_greater_or_equal("2.0")`, `is_torch_version(">=", "2.0")`),
+  `compare_version("torch", operator.ge, "1.13")`, a `"torch>=2.0"` requirement string
+  in code (`RequirementCache("torch>=2.0")`);
+- a feature probe with a well-known first version (`hasattr(torch, "compile")`: 2.0).
+
+`v >= X` / `v < X` (and a helper or probe for X) mean the code runs below X: the floor
+is the release just below X (`1.10` → 1.9, `1.8.1` → 1.8, `2.0` → 1.13, `1.0` → 0.4);
+`v > X` / `v <= X` mean it runs on X itself (X's major.minor). A check that refuses the
+older torch (`if v < X: raise ...`, `assert v >= X`) gives X. Versions below 1.0 are
+ignored (a torchvision version compared with torch's by mistake), as is a project that
+is torch itself. The lowest floor found wins: the code has to run on all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from torchfix.model.ast_names import dotted
+from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
+
+Version = tuple[int, int]
+
+_SKIPPED_FOLDERS = frozenset(
+    {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"})
+_MAX_FILE_BYTES = 2_000_000
+_MAX_FILES = 20_000  # a run from a home folder must not read all of it
+_TRIGGER = re.compile(
+    rb"\w\.__version__|from torch(?:\.version)? import __version__|TORCH_VERSION"
+    rb"|torch_version|is_torch|_torch\(|compare_version|torch\s*[<>]"
+    rb"|hasattr\([\w.]+,\s*[\"'](?:compile|vmap|func|scaled_dot_product_attention"
+    rb"|inference_mode|autocast)[\"']", re.IGNORECASE)
+_VERSION_TEXT = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
+_REQUIREMENT_TEXT = re.compile(r"^\s*(?:py)?torch\s*(>=|>|<=|<|==)\s*(\d+\.\d+(?:\.\d+)?)\s*$")
+_VERSION_NAMES = frozenset({"TORCH_VERSION", "PYTORCH_VERSION"})
+_HELPER = re.compile(r"torch", re.IGNORECASE)
+_HELPER_WORDS = re.compile(
+    r"version|greater|less|older|newer|before|after|least|most|min|max|_ge|_gt|_lt|_le",
+    re.IGNORECASE)
+_LAST_MINOR = {0: 4, 1: 13}  # the last release of torch 0.x and 1.x
+# hasattr(<module>, <name>) probes: the first torch that has the name.
+_PROBES: dict[tuple[str, str], tuple[int, int, int]] = {
+    ("torch", "compile"): (2, 0, 0),
+    ("torch", "vmap"): (2, 0, 0),
+    ("torch", "func"): (2, 0, 0),
+    ("torch.nn.functional", "scaled_dot_product_attention"): (2, 0, 0),
+    ("torch", "inference_mode"): (1, 9, 0),
+    ("torch", "autocast"): (1, 10, 0),
+}
+_OPERATORS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<"}
+_FLIPPED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
+
+
+@dataclass(frozen=True)
+class Guard:
+    version: Version  # the oldest torch this check shows the code still runs on
+    path: str  # relative to the project root
+    line: int
+
+
+def find_guard_floor(root: Path) -> Guard | None:
+    """The lowest floor the version checks in the project's non-test code show."""
+    if (root / "torch" / "__init__.py").is_file():
+        return None  # torch itself: its checks are about other tools
+    lowest: Guard | None = None
+    for path in _code_files(root):
+        for guard in guards_in_file(path, root):
+            if lowest is None or guard.version < lowest.version:
+                lowest = guard
+    return lowest
+
+
+def guards_in_file(path: Path, root: Path) -> Iterator[Guard]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    if len(data) > _MAX_FILE_BYTES or _TRIGGER.search(data) is None:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(data, str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    relative = path.relative_to(root).as_posix()
+    for version, line in _Reader(tree).floors():
+        yield Guard(version, relative, line)
+
+
+def _code_files(root: Path) -> Iterator[Path]:
+    count = 0
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(
+            name for name in subfolders
+            if not name.startswith(".") and name not in _SKIPPED_FOLDERS
+            and name not in TEST_FOLDERS)
+        at_root = Path(folder) == root
+        for name in sorted(files):
+            if (not name.endswith(".py") or name.startswith("test_") or name.endswith("_test.py")
+                    or name in TEST_HELPER_FILES or (at_root and name == "setup.py")):
+                continue
+            count += 1
+            if count > _MAX_FILES:
+                return
+            yield Path(folder) / name
+
+
+def below(version: tuple[int, int, int]) -> Version | None:
+    """The release just below `version`: 1.8.1 → 1.8, 1.10 → 1.9, 2.0 → 1.13."""
+    major, minor, patch = version
+    if patch > 0:
+        return major, minor
+    if minor > 0:
+        return major, minor - 1
+    if major - 1 in _LAST_MINOR:
+        return major - 1, _LAST_MINOR[major - 1]
+    return None  # below 3.0: some 2.x, which says nothing
+
+
+def floor_for(operator: str, version: tuple[int, int, int], refused: bool = False
+              ) -> Version | None:
+    """The floor `installed <operator> version` shows; `refused`: the older torch is
+    refused (the check raises), so the version itself is the floor."""
+    if version[0] < 1:
+        return None
+    if refused or operator in (">", "<="):
+        return version[0], version[1]
+    if operator in (">=", "<"):
+        return below(version)
+    return None
+
+
+class _Reader:
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.torch = {"torch"}  # names bound to the torch module
+        self.functional: set[str] = set()  # names bound to torch.nn.functional
+        self.installed: set[str] = set()  # names holding the installed torch version
+        self.literals: dict[str, tuple[int, int, int]] = {}
+        self._bind()
+
+    def _bind(self) -> None:
+        assignments: list[tuple[str, ast.expr]] = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "torch" and alias.asname:
+                        self.torch.add(alias.asname)
+                    if alias.name == "torch.nn.functional" and alias.asname:
+                        self.functional.add(alias.asname)
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    if alias.name.lstrip("_").upper() in _VERSION_NAMES or (
+                            alias.name == "__version__" and node.module in ("torch",
+                                                                            "torch.version")):
+                        self.installed.add(bound)
+                    if node.module == "torch.nn" and alias.name == "functional":
+                        self.functional.add(bound)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                    node.targets[0], ast.Name):
+                assignments.append((node.targets[0].id, node.value))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and (
+                    node.value is not None):
+                assignments.append((node.target.id, node.value))
+        for _ in range(2):  # a name assigned from a name assigned earlier
+            for name, value in assignments:
+                literal = self.literal(value)
+                if literal is not None:
+                    self.literals.setdefault(name, literal)
+                elif self.is_installed(value) or (
+                        "version" in name.lower() and self._mentions_installed(value)
+                        and not re.search("major|minor", name, re.IGNORECASE)):
+                    self.installed.add(name)
+        for name in set(self.literals) & self.installed:  # bound both ways: neither
+            del self.literals[name]
+            self.installed.discard(name)
+
+    def _mentions_installed(self, node: ast.expr) -> bool:
+        return any(isinstance(n, ast.Attribute) and n.attr == "__version__"
+                   and ".".join(dotted(n.value)) in self.torch
+                   for n in ast.walk(node))
+
+    def is_installed(self, node: ast.expr) -> bool:
+        """Whether `node` is the installed torch's version, in one of its spellings."""
+        if isinstance(node, ast.Name):
+            return node.id in self.installed
+        if isinstance(node, ast.Attribute):
+            if node.attr == "__version__":
+                parts = dotted(node.value)
+                return bool(parts) and (".".join(parts) in self.torch or (
+                    len(parts) == 2 and parts[0] in self.torch and parts[1] == "version"))
+            if node.attr in ("base_version", "release", "public"):
+                return self.is_installed(node.value)
+            return False
+        if isinstance(node, ast.Call):
+            return (len(node.args) == 1 and _version_callee(node.func)
+                    and self.is_installed(node.args[0]))
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):  # torch.__version__[:3]
+                return self.is_installed(node.value)
+            call = node.value  # torch.__version__.split("+")[0]
+            return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "split" and len(call.args) == 1
+                    and isinstance(call.args[0], ast.Constant) and call.args[0].value == "+"
+                    and isinstance(node.slice, ast.Constant) and node.slice.value == 0
+                    and self.is_installed(call.func.value))
+        return False
+
+    def literal(self, node: ast.expr) -> tuple[int, int, int] | None:
+        """The version a literal spells: "1.10", parse("1.12"), (1, 9), a name bound to one."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = _VERSION_TEXT.match(node.value)
+            if match is None:
+                return None
+            return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+        if isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 3 and all(
+                isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
+            numbers = [e.value for e in node.elts]  # type: ignore[attr-defined]
+            return numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else 0
+        if isinstance(node, ast.Name):
+            return self.literals.get(node.id)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and _version_callee(node.func):
+            return self.literal(node.args[0])
+        if isinstance(node, ast.Attribute) and node.attr in ("release", "base_version"):
+            return self.literal(node.value)
+        return None
+
+    def floors(self) -> Iterator[tuple[Version, int]]:
+        refusing = self._refusing_tests()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Compare):
+                yield from self._compare(node, refused=id(node) in refusing)
+            elif isinstance(node, ast.Call):
+                found = self._call(node)
+                if found is not None:
+                    yield found, node.lineno
+
+    def _refusing_tests(self) -> set[int]:
+        """The comparisons whose failing side refuses the torch: `if v < X: raise`,
+        `assert v >= X`."""
+        found: set[int] = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body):
+                found.update(id(n) for n in ast.walk(node.test) if isinstance(n, ast.Compare)
+                             and self._direction(n) == "older")
+            elif isinstance(node, ast.Assert):
+                found.update(id(n) for n in ast.walk(node.test) if isinstance(n, ast.Compare)
+                             and self._direction(n) == "newer")
+        return found
+
+    def _pairs(self, node: ast.Compare) -> Iterator[tuple[str, tuple[int, int, int]]]:
+        """(operator with the installed version on the left, literal version)."""
+        operands = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, operands[:-1], operands[1:], strict=True):
+            operator = _OPERATORS.get(type(op))
+            if operator is None:
+                continue
+            if self.is_installed(left) and (version := self.literal(right)) is not None:
+                yield operator, version
+            elif self.is_installed(right) and (version := self.literal(left)) is not None:
+                yield _FLIPPED[operator], version
+
+    def _direction(self, node: ast.Compare) -> str | None:
+        """"older" for `v < X`, "newer" for `v >= X` (one pair only)."""
+        pairs = list(self._pairs(node))
+        if len(pairs) != 1:
+            return None
+        return "older" if pairs[0][0] in ("<", "<=") else "newer"
+
+    def _compare(self, node: ast.Compare, refused: bool) -> Iterator[tuple[Version, int]]:
+        for operator, version in self._pairs(node):
+            floor = floor_for(operator, version, refused)
+            if floor is not None:
+                yield floor, node.lineno
+
+    def _call(self, node: ast.Call) -> Version | None:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else (
+            func.id if isinstance(func, ast.Name) else "")
+        strings = [a.value for a in node.args
+                   if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        # torch.__version__.startswith("1.8")
+        if (name == "startswith" and isinstance(func, ast.Attribute)
+                and self.is_installed(func.value) and len(strings) == 1):
+            match = re.match(r"^(\d+)\.(\d+)?", strings[0])
+            if match is not None and int(match.group(1)) >= 1:
+                major = int(match.group(1))
+                return major, int(match.group(2)) if match.group(2) else _LAST_MINOR.get(major, 0)
+            return None
+        # RequirementCache("torch>=2.0")
+        for text in strings:
+            match = _REQUIREMENT_TEXT.match(text)
+            if match is not None:
+                version = _VERSION_TEXT.match(match.group(2))
+                assert version is not None
+                return floor_for(match.group(1), (int(version.group(1)), int(version.group(2)),
+                                                  int(version.group(3) or 0)))
+        # hasattr(torch, "compile")
+        if name == "hasattr" and len(node.args) == 2 and len(strings) == 1:
+            module = ".".join(dotted(node.args[0]))
+            qualified = ("torch" if module in self.torch else
+                         "torch.nn.functional" if module in self.functional or (
+                             module.split(".", 1)[0] in self.torch
+                             and module.split(".", 1)[-1] == "nn.functional") else None)
+            first = _PROBES.get((qualified or "", strings[0]))
+            return below(first) if first is not None else None
+        # is_torch_greater_or_equal("2.0"), compare_version("torch", operator.ge, "1.13")
+        helper = (_HELPER.search(name) is not None and _HELPER_WORDS.search(name) is not None) or (
+            "version" in name.lower() and any(s.lower() in ("torch", "pytorch") for s in strings))
+        if not helper:
+            return None
+        versions = [v for s in strings if (v := self.literal(ast.Constant(s))) is not None]
+        if len(versions) != 1:
+            return None
+        operator = next((s.strip() for s in strings if s.strip() in _OPERATORS.values()), ">=")
+        comparison = next((".".join(dotted(a)) for a in node.args if dotted(a)), "")
+        operator = {"le": "<=", "gt": ">"}.get(comparison.rsplit(".", 1)[-1], operator)
+        return floor_for(operator, versions[0])
+
+
+def _version_callee(func: ast.expr) -> bool:
+    parts = dotted(func)
+    if not parts:
+        return False
+    name = parts[-1]
+    return name in ("str", "parse") or "version" in name.lower()
