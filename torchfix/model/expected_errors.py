@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from torchfix.model.ast_names import dotted
 from torchfix.model.facts import constructed_name
@@ -33,7 +33,21 @@ from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
 
 if TYPE_CHECKING:
-    from torchfix.model.project import Project
+    from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
+
+
+class Project(Protocol):
+    """What `reach()` reads of the project model (`torchfix.model.project.Project`)."""
+
+    def module(self, name: str) -> ModuleFacts | None: ...
+
+    def module_path(self, name: str) -> Path | None: ...
+
+    def class_facts(self, qualified: str | None) -> ClassFacts | None: ...
+
+    def ancestors(self, qualified: str) -> Iterator[str | None]: ...
+
+    def find_method(self, qualified: str, method: str) -> tuple[str, Signature] | None: ...
 
 # Folders never holding the project's own tests.
 _SKIPPED_FOLDERS = frozenset(
