@@ -103,3 +103,44 @@ def test_below():
     assert below((2, 0, 0)) == (1, 13)
     assert below((1, 0, 0)) == (0, 4)
     assert below((3, 0, 0)) is None
+
+
+def test_the_scan_memo_rereads_only_changed_files(tmp_path, monkeypatch):
+    from torchfix.model import version_guards
+    from torchfix.model.scan_memo import ScanMemo
+
+    root = _project(tmp_path / "repo", 'import torch\nOLD = torch.__version__ < "1.10"\n')
+    _project(root, 'import torch\nNEW = torch.__version__ >= "2.1"\n', "pkg/other.py")
+    read: list[str] = []
+    original = version_guards.guards_in_file
+
+    def counting(path, project_root):
+        read.append(path.name)
+        return original(path, project_root)
+
+    monkeypatch.setattr(version_guards, "guards_in_file", counting)
+    memo_file = tmp_path / "memo.json"
+    assert find_guard_floor(root, ScanMemo(memo_file, "code-1")).version == (1, 9)
+    assert sorted(read) == ["mod.py", "other.py"]
+    # Another run (a new memo object, as a new process has): nothing is read again.
+    read.clear()
+    assert find_guard_floor(root, ScanMemo(memo_file, "code-1")).version == (1, 9)
+    assert read == []
+    # An edited file is read again and its new check counts.
+    (root / "pkg/mod.py").write_text('import torch\nOLD = torch.__version__ < "1.13.1"\n')
+    assert find_guard_floor(root, ScanMemo(memo_file, "code-1")).version == (1, 13)
+    assert read == ["mod.py"]
+    # Another torchfix (its rules may differ) scans everything again.
+    read.clear()
+    assert find_guard_floor(root, ScanMemo(memo_file, "code-2")).version == (1, 13)
+    assert sorted(read) == ["mod.py", "other.py"]
+
+
+def test_an_unreadable_memo_is_an_empty_one(tmp_path):
+    from torchfix.model.scan_memo import ScanMemo
+
+    root = _project(tmp_path / "repo", 'import torch\nOLD = torch.__version__ < "1.10"\n')
+    memo_file = tmp_path / "memo.json"
+    for garbage in (b"{not json", b"[]", b'{"code": "c", "files": {"pkg/mod.py": [1]}}'):
+        memo_file.write_bytes(garbage)
+        assert find_guard_floor(root, ScanMemo(memo_file, "c")).version == (1, 9)

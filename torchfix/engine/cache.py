@@ -32,6 +32,7 @@ from torchfix.rewrite.changes import Change, Safety
 
 if TYPE_CHECKING:
     from torchfix.model.project import Project
+    from torchfix.model.scan_memo import ScanMemo
 
 FOLDER_NAME = ".torchfix_cache"
 _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;
@@ -93,6 +94,16 @@ class ResultCache:
         marker = self.folder / ".gitignore"
         if not marker.exists():
             marker.write_text("# Created by torchfix; safe to delete.\n*\n")
+
+    def scan_memo(self, name: str) -> ScanMemo:
+        """A memo of a project-wide scan kept beside the results (`torchfix.model.scan_memo`),
+        valid for this torchfix's sources."""
+        from torchfix.model.scan_memo import ScanMemo
+
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._ignore_in_git()
+        return ScanMemo(self.folder / f"scan-{name}.json", _code_fingerprint())
 
 
 def _encode(result: FileResult) -> dict[str, Any]:

@@ -139,6 +139,8 @@ def run(
             from torchfix.engine.cache import ResultCache
 
             cache = ResultCache.at(cache_root(config, paths), group_settings)
+            if project.scan_memo is None:
+                project.scan_memo = cache.scan_memo("torch-version-checks")
         files = [found.files[index] for index in indexes]
         for index, result in zip(
             indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
     from torchfix.model.formatter import FormatterSettings
     from torchfix.model.import_settings import ImportSettings
+    from torchfix.model.scan_memo import ScanMemo
     from torchfix.model.torch_floor import TorchFloor
 
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
@@ -68,6 +69,9 @@ class Project:
     root: Path
     # Explicit `min-torch` from the configuration; the project's own floor otherwise.
     configured_min_torch: tuple[int, int] | None = None
+    # Where scans over every file of the project remember each file's part between runs
+    # (in the result cache's folder); None: every run scans again.
+    scan_memo: ScanMemo | None = None
     _source_roots: list[Path] = field(default_factory=list)
     _modules: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
     _module_names: dict[Path, ModuleName] = field(default_factory=dict, repr=False)
@@ -288,7 +292,7 @@ class Project:
         if not self._floor_read:
             from torchfix.model.torch_floor import find_torch_floor
 
-            self._floor = find_torch_floor(self.root)
+            self._floor = find_torch_floor(self.root, memo=self.scan_memo)
             self._floor_read = True
         floor = self._floor
         self._note("project:torch-floor", repr(floor.version) if floor else ABSENT)

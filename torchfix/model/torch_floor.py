@@ -24,8 +24,12 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.model.version_guards import find_guard_floor
+
+if TYPE_CHECKING:
+    from torchfix.model.scan_memo import ScanMemo
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -85,7 +89,8 @@ def requirement_floor(line: str, name: re.Pattern[str] = _NAME) -> Version | Non
     return parse_floor(spec.replace(" ", ","))
 
 
-def find_torch_floor(root: Path, *, code: bool = True) -> TorchFloor | None:
+def find_torch_floor(root: Path, *, code: bool = True,
+                     memo: ScanMemo | None = None) -> TorchFloor | None:
     """The lowest floor the project declares; with `code`, where it declares none, the
     lowest its own torch version checks show (source: "the torch version check at
     pkg/mod.py:12")."""
@@ -96,7 +101,7 @@ def find_torch_floor(root: Path, *, code: bool = True) -> TorchFloor | None:
     ]
     if found:
         return min(found, key=lambda floor: floor.version)
-    guard = find_guard_floor(root) if code else None
+    guard = find_guard_floor(root, memo) if code else None
     if guard is None:
         return None
     return TorchFloor(guard.version, f"the torch version check at {guard.path}:{guard.line}")

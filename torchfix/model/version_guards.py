@@ -34,9 +34,13 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.model.ast_names import dotted
 from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
+
+if TYPE_CHECKING:
+    from torchfix.model.scan_memo import ScanMemo
 
 Version = tuple[int, int]
 
@@ -49,6 +53,13 @@ _TRIGGER = re.compile(
     rb"|torch_version|is_torch|_torch\(|compare_version|torch\s*[<>]"
     rb"|hasattr\([\w.]+,\s*[\"'](?:compile|vmap|func|scaled_dot_product_attention"
     rb"|inference_mode|autocast)[\"']", re.IGNORECASE)
+# Literal bytes one of _TRIGGER's forms holds: `in` finds them at memory speed, where the
+# case-blind pattern reads a few tens of MB/s (a warm run re-checks the floor every time).
+_TRIGGER_LITERALS = (b"_version", b"_VERSION", b"is_torch", b"IS_TORCH", b"_torch(")
+_TORCH_COMPARED = re.compile(rb"(?i:orch)\s*[<>]")
+_PROBE_TRIGGER = re.compile(  # hasattr is common: its probes are matched on their own
+    rb"hasattr\([\w.]+,\s*[\"'](?:compile|vmap|func|scaled_dot_product_attention"
+    rb"|inference_mode|autocast)[\"']")
 _VERSION_TEXT = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
 _REQUIREMENT_TEXT = re.compile(r"^\s*(?:py)?torch\s*(>=|>|<=|<|==)\s*(\d+\.\d+(?:\.\d+)?)\s*$")
 _VERSION_NAMES = frozenset({"TORCH_VERSION", "PYTORCH_VERSION"})
@@ -77,15 +88,25 @@ class Guard:
     line: int
 
 
-def find_guard_floor(root: Path) -> Guard | None:
-    """The lowest floor the version checks in the project's non-test code show."""
+def find_guard_floor(root: Path, memo: ScanMemo | None = None) -> Guard | None:
+    """The lowest floor the version checks in the project's non-test code show; with a
+    `memo`, only files changed since it was written are read."""
     if (root / "torch" / "__init__.py").is_file():
         return None  # torch itself: its checks are about other tools
     lowest: Guard | None = None
     for path in _code_files(root):
-        for guard in guards_in_file(path, root):
+        relative = path.relative_to(root).as_posix()
+        if memo is None:
+            found = list(guards_in_file(path, root))
+        else:
+            found = [Guard((major, minor), relative, line) for major, minor, line in memo.result(
+                path, relative, lambda file: [[*guard.version, guard.line]
+                                              for guard in guards_in_file(file, root)])]
+        for guard in found:
             if lowest is None or guard.version < lowest.version:
                 lowest = guard
+    if memo is not None:
+        memo.save()
     return lowest
 
 
@@ -94,7 +115,7 @@ def guards_in_file(path: Path, root: Path) -> Iterator[Guard]:
         data = path.read_bytes()
     except OSError:
         return
-    if len(data) > _MAX_FILE_BYTES or _TRIGGER.search(data) is None:
+    if len(data) > _MAX_FILE_BYTES or not _may_hold_guard(data):
         return
     try:
         with warnings.catch_warnings():
@@ -105,6 +126,13 @@ def guards_in_file(path: Path, root: Path) -> Iterator[Guard]:
     relative = path.relative_to(root).as_posix()
     for version, line in _Reader(tree).floors():
         yield Guard(version, relative, line)
+
+
+def _may_hold_guard(data: bytes) -> bool:
+    if _PROBE_TRIGGER.search(data) is not None:
+        return True
+    return (any(literal in data for literal in _TRIGGER_LITERALS)
+            or _TORCH_COMPARED.search(data) is not None) and _TRIGGER.search(data) is not None
 
 
 def _code_files(root: Path) -> Iterator[Path]:
