@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -454,3 +457,24 @@ def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
     (tmp_path / "README.md").write_text(readme)
     found = find_torch_floor(tmp_path)
     assert (found.version if found else None) == floor
+
+
+def test_the_expectations_fact_is_the_same_in_every_process(tmp_path):
+    # A warm run is a new process with other string hashes: a digest that printed a set in
+    # hash order made every cached result that read the expectations miss.
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_model.py").write_text(
+        "import pytest\nfrom pkg import build, check, load, train\n\n\n"
+        "def test_bad():\n    with pytest.raises((AssertionError, KeyError, TypeError)):\n"
+        "        build(); check(); load(); train()\n")
+    probe = ("import sys\nfrom torchfix.model.project import Project\n"
+             "project = Project(sys.argv[1])\nproject.assertion_expectations()\n"
+             "print(project.facts_read['project:assertion-expectations'])\n")
+    digests = {
+        subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
+                       text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+                       ).stdout.strip()
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(digests) == 1 and "" not in digests

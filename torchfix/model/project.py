@@ -379,8 +379,11 @@ class Project:
             from torchfix.model.expected_errors import expectations_in
 
             self._expectations = tuple(expectations_in(self.root))
-            self._expectations_digest = hashlib.sha256(
-                repr(self._expectations).encode()).hexdigest()
+            # Sets printed in a stable order: repr() of a frozenset follows string hashes,
+            # which differ from one process to the next, and a warm run would miss.
+            canonical = [(e.path, e.line, sorted(e.callees), e.pattern, sorted(e.tolerated),
+                          e.entries) for e in self._expectations]
+            self._expectations_digest = hashlib.sha256(repr(canonical).encode()).hexdigest()
         self._note("project:assertion-expectations", self._expectations_digest)
         return self._expectations
 
