@@ -137,3 +137,16 @@ def test_a_warm_run_of_many_files_starts_no_pool(tmp_path, cli, monkeypatch):
     (tmp_path / "m0.py").write_text(NEEDS_FIX)
     edited = cli("check", "--jobs", "2", ".")
     assert len(pools) == 1 and "m0.py" in edited.stdout
+
+
+def test_the_version_check_scan_is_remembered_beside_the_results(tmp_path, cli):
+    # A project that declares no torch version: its floor comes from its version checks,
+    # whose scan a warm run must not redo; the memo lives in the ignored cache folder.
+    (tmp_path / "compat.py").write_text('import torch\nOLD = torch.__version__ < "1.10"\n')
+    (tmp_path / "resume.py").write_text("import torch\n\n\ndef load(p):\n"
+                                        "    return torch.load(p)\n")
+    first = cli("check", "--show-all", ".")
+    memo = tmp_path / ".torchfix_cache" / "scan-torch-version-checks.json"
+    assert memo.is_file() and (tmp_path / ".torchfix_cache" / ".gitignore").is_file()
+    assert "1.9" in first.stdout  # the floor the check shows, in the finding's message
+    assert cli("check", "--show-all", ".").stdout == first.stdout

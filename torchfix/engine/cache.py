@@ -100,10 +100,12 @@ class ResultCache:
         valid for this torchfix's sources."""
         from torchfix.model.scan_memo import ScanMemo
 
-        with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._ignore_in_git()
-        return ScanMemo(self.folder / f"scan-{name}.json", _code_fingerprint())
+        return ScanMemo(self.folder / f"scan-{name}.json", _code_fingerprint(),
+                        prepare=self._make_folder)
+
+    def _make_folder(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._ignore_in_git()
 
 
 def _encode(result: FileResult) -> dict[str, Any]:

@@ -23,9 +23,12 @@ from typing import Any
 class ScanMemo:
     """One scan's per-file results in `path` (a JSON file), valid for torchfix `code`."""
 
-    def __init__(self, path: Path, code: str) -> None:
+    def __init__(self, path: Path, code: str, prepare: Callable[[], None] | None = None
+                 ) -> None:
         self.path = path
         self.code = code  # the fingerprint of torchfix's own sources: a new rule rescans
+        # Makes the memo's folder (the cache's, with its .gitignore) when first written.
+        self.prepare = prepare
         self._files: dict[str, list[Any]] | None = None
         self._seen: set[str] = set()
         self._changed = False
@@ -59,6 +62,8 @@ class ScanMemo:
         if not self._changed:
             return
         with contextlib.suppress(OSError):
+            if self.prepare is not None:
+                self.prepare()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".", suffix=".tmp")
             try:
