@@ -15,7 +15,6 @@ only while every fact it read is unchanged.
 from __future__ import annotations
 
 import ast
-import hashlib
 import os
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -174,7 +173,7 @@ class Project:
             data = path.read_bytes()
         except OSError:
             return None
-        digest = hashlib.sha256(data).hexdigest()
+        digest = _sha256(data)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -383,7 +382,7 @@ class Project:
             # which differ from one process to the next, and a warm run would miss.
             canonical = [(e.path, e.line, sorted(e.callees), e.pattern, sorted(e.tolerated),
                           e.entries) for e in self._expectations]
-            self._expectations_digest = hashlib.sha256(repr(canonical).encode()).hexdigest()
+            self._expectations_digest = _sha256(repr(canonical).encode())
         self._note("project:assertion-expectations", self._expectations_digest)
         return self._expectations
 
@@ -440,7 +439,7 @@ class Project:
                 if path is None:
                     return ABSENT
                 try:
-                    return hashlib.sha256(path.read_bytes()).hexdigest()
+                    return _sha256(path.read_bytes())
                 except OSError:
                     return ABSENT
             if key == "config:min-torch":
@@ -467,3 +466,12 @@ class Project:
             return None
         finally:
             self.facts_read = saved
+
+
+def _sha256(data: bytes) -> str:
+    """The hex digest of `data`. hashlib is imported here, on first use: a run whose
+    files trigger no codemod never asks the project model a question, and `check` of
+    one such file should not pay for loading OpenSSL."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
