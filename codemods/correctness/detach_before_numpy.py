@@ -35,7 +35,8 @@ NO_GRAD_METHODS = frozenset({
     "tolist", "item", "numel", "size", "dim", "count_nonzero", "multinomial", "unique",
     "unique_consecutive", "bucketize", "indices", "crow_indices", "col_indices",
     "sample",  # Distribution.sample() runs under no_grad (rsample() does not)
-    "any", "all",
+    "any", "all", "argwhere", "isin", "new_zeros", "new_ones", "new_empty", "new_full",
+    "new_tensor",
 })
 # Methods that look a value up in a container: what they return was made elsewhere.
 LOOKUP_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "values", "items"})
@@ -63,7 +64,7 @@ TORCH_NO_GRAD = frozenset({
     "bucketize", "searchsorted", "multinomial", "bernoulli", "Tensor", "FloatTensor",
     "LongTensor", "IntTensor", "BoolTensor", "ByteTensor", "DoubleTensor", "HalfTensor",
     "frombuffer", "count_nonzero", "logical_and", "logical_or", "logical_not", "bincount",
-    "one_hot", "unique",
+    "one_hot", "unique", "unique_consecutive", "argwhere", "isin",
 })
 GRAD_OFF = frozenset({
     "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
@@ -100,6 +101,20 @@ PREPROCESSING_FUNCTIONS = frozenset({"preprocess", "_preprocess", "postprocess",
 PREPROCESSING_FOLDERS = frozenset({"data", "datasets", "preprocessing"})
 INTEGER_DTYPES = frozenset({"uint8", "int8", "int16", "int32", "int64", "long", "int", "short",
                             "bool", "uint16", "uint32", "uint64"})
+# Lightning runs these hooks under `no_grad` / `inference_mode` (pyannote's tasks, which are
+# LightningDataModules, are called from their model's hooks).
+EVAL_HOOKS = frozenset({"validation_step", "test_step", "predict_step",
+                        "validation_epoch_end", "test_epoch_end", "predict_epoch_end"})
+EVAL_HOOK_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
+LIGHTNING_BASES = frozenset({"LightningModule", "LightningDataModule", "Callback"})
+LIGHTNING_PACKAGES = frozenset({"lightning", "pytorch_lightning", "lightning_fabric"})
+# Functions and classes named as inference code, and plotting modules.
+INFERENCE_FUNCTIONS = frozenset({"predict", "infer", "inference"})
+INFERENCE_CLASS_SUFFIXES = ("Inference", "Predictor", "Pipeline")
+PLOTTING_STEMS = frozenset({"plot", "plots", "plotting", "visualization", "visualisation",
+                            "visualize", "visualise", "viz"})
+# Last word of a function's name that says it returns indices (`map_to_bucket_idx`).
+INDEX_FUNCTION_WORDS = frozenset({"idx", "idxs", "index", "indices", "ids"})
 MAX_DEPTH = 8
 
 SAFE_MESSAGE = ("`.numpy()` raises RuntimeError on a tensor that requires grad, as this one "
@@ -153,14 +168,21 @@ class DetachBeforeNumpy(Codemod):
 
     No fix is offered where the tensor clearly cannot require grad: made under
     `torch.no_grad()`, by `torch.from_numpy` / `torch.tensor` / factories, by `.detach()`,
-    `.data`, `.grad` or `Distribution.sample()`, integer and boolean results (`argmax`,
-    comparisons, `.long()`, indices), batches from a data loader, names that say labels,
+    `.data`, `.grad` or `Distribution.sample()` (or a method of the class that returns
+    only such values), in the validation / test / predict hooks of Lightning modules,
+    data modules and callbacks (Lightning runs them under `no_grad`), integer and boolean
+    results (`argmax`, `topk(...).indices`, `torch.where(cond)`, comparisons, `.long()`,
+    indices, functions named `*_idx`), batches from a data loader, names that say labels,
     masks or indices. Nor is it offered, as noise, where the tensor may require grad but
     almost never does: a tensor passed in as a parameter or held in an attribute (as
     likely data as not), code in a function every caller in the file runs under
-    `no_grad`, in a class that runs some of its methods under `no_grad` (a pipeline, a
-    predictor), in `preprocess` / `postprocess` functions and in preprocessing modules
-    (`*image_processing*`, `*tokenization*`, `processing_*`, `data/`). Also left alone:
+    `no_grad`, what a callable handed in or another object's method returns from tensors
+    made under `no_grad`, in a class that runs some of its methods under `no_grad` or
+    code under `inference_mode`, or is named `*Inference` / `*Predictor` / `*Pipeline` (a
+    pipeline, a predictor), in a function that runs code under `inference_mode`, in
+    `predict*` / `infer` / `preprocess` / `postprocess` functions, in plotting modules and
+    in preprocessing modules (`*image_processing*`, `*tokenization*`, `processing_*`,
+    `data/`). Also left alone:
     files that also use TensorFlow or JAX (whose tensors have `.numpy()` and no
     `.detach()`) unless the receiver is known to be a torch tensor, `.numpy(force=True)`,
     and test code (a `.numpy()` that raised there would already fail the tests).
@@ -193,7 +215,7 @@ class DetachBeforeNumpy(Codemod):
             chain = _chain(receiver)
             if any(_stops_grad(step) for step in chain):
                 continue
-            if grad_disabled(model, call):
+            if grad_disabled(model, call) or tensors.in_eval_hook(call):
                 continue
             kind = tensors.kind(receiver, MAX_DEPTH)
             if kind is Grad.NO:
@@ -235,6 +257,14 @@ def _is_preprocessing(path: Path) -> bool:
     stem = absolute.stem
     return stem.startswith("processing_") or any(w in stem for w in PREPROCESSING_WORDS) or \
         any(part in PREPROCESSING_FOLDERS for part in absolute.parts[:-1])
+
+
+def _is_plotting(path: Path) -> bool:
+    """A plotting module (`plot.py`, `plotting.py`, `*_plot.py`, `visualization.py`): what
+    it converts to numpy comes from its callers, after training."""
+    stem = path.stem.lower()
+    return stem in PLOTTING_STEMS or stem.endswith(("_plot", "_plots", "_plotting")) or \
+        stem.startswith(("plot_", "plotting_"))
 
 
 def _numpy_calls(tree: ast.Module) -> list[ast.Call]:
@@ -407,6 +437,7 @@ class _Tensors:
         self.model = file.semantic
         self.classes = Classes(file)
         self._no_grad_callers: dict[str, str] = {}
+        self._inference_mode: dict[ast.AST, bool] = {}
 
     def kind(self, expr: ast.expr, depth: int) -> Grad:
         if depth < 0:
@@ -423,7 +454,7 @@ class _Tensors:
                 index = self.model.literal(expr.slice)
                 if index == 1:
                     return Grad.NO
-                return _tensor_only(self.kind(value.func.value, depth))  # type: ignore[attr-defined]
+                return _tensor_only(self.kind(self._values_source(value), depth))
             inner = self.kind(value, depth)
             if inner is Grad.MODULE_OUTPUT:
                 return Grad.TENSOR  # a tuple or dict of outputs: this one may be indices
@@ -452,19 +483,52 @@ class _Tensors:
             name = self.model.qualified_name(value) or ""
             if name.startswith("torch.") and name.rsplit(".", 1)[-1] in INTEGER_DTYPES:
                 return True
+            if name in ("torch.LongTensor", "torch.IntTensor", "torch.BoolTensor",
+                        "torch.ByteTensor", "torch.ShortTensor", "torch.CharTensor"):
+                return True
         return False
 
     def _is_values_indices(self, expr: ast.expr) -> bool:
         return (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
                 and expr.func.attr in VALUES_INDICES and bool(expr.args or expr.keywords))
 
+    def _values_source(self, call: ast.Call) -> ast.expr:
+        """The tensor `x.max(dim)` / `torch.max(x, dim)` takes its values from."""
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        qualified = self.model.qualified_name(func) or ""
+        if qualified.startswith("torch.") and call.args:
+            return call.args[0]
+        return func.value
+
     # -- calls ---------------------------------------------------------------------------
+
+    def _method_returns_no_grad(self, call: ast.Call, func: ast.Attribute, depth: int) -> bool:
+        """`self.get_bias_data(layer)`, a method of this class every `return` of which gives
+        a value that cannot require grad (`return bias.data`)."""
+        cls = self.model.enclosing_class(call)
+        if cls is None or depth < 1:
+            return False
+        method = next((m for m in cls.body if isinstance(m, (ast.FunctionDef,
+                       ast.AsyncFunctionDef)) and m.name == func.attr), None)
+        if method is None or method is self.model.enclosing_function(call):
+            return False
+        returns = [r for r in ast.walk(method) if isinstance(r, ast.Return)
+                   and self.model.enclosing_function(r) is method]
+        return bool(returns) and all(
+            r.value is not None and self.kind(r.value, depth - 2) is Grad.NO for r in returns)
 
     def _call_kind(self, call: ast.Call, depth: int) -> Grad:
         func = call.func
         qualified = self.model.qualified_name(func)
+        if qualified == "typing.cast" and len(call.args) == 2:
+            return self.kind(call.args[1], depth)  # `typing.cast(T, x)` is `x`
         if qualified is not None and qualified.split(".")[0] == "torch":
             return self._torch_call_kind(call, qualified, depth)
+        callee = func.attr if isinstance(func, ast.Attribute) else (
+            func.id if isinstance(func, ast.Name) else "")
+        if callee.lower().rsplit("_", 1)[-1] in INDEX_FUNCTION_WORDS and "_" in callee:
+            return Grad.NO  # `bardist.map_to_bucket_idx(y)`: indices, by the function's name
         if qualified is not None and qualified.split(".")[0] in ("numpy", *OTHER_FRAMEWORKS):
             return Grad.NO
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
@@ -482,12 +546,107 @@ class _Tensors:
                 return Grad.UNKNOWN
         if self._has_parameters(func, depth):
             return Grad.MODULE_OUTPUT
+        if self._post_processes_no_grad(call, depth):
+            return Grad.NO
         return Grad.UNKNOWN
+
+    def _post_processes_no_grad(self, call: ast.Call, depth: int) -> bool:
+        """A callable handed in (`for target, output in zip(targets, outputs)`:
+        `target(output)`) or a method of another object (`self.model.probability(r1, r2)`)
+        applied only to tensors made under `no_grad`: what it returns is post-processing
+        of those, not a forward pass of a model of this code."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            binding = self.reaching(func)
+            if binding is None or binding.kind not in (BindingKind.LOOP,
+                                                       BindingKind.COMPREHENSION):
+                return False
+        elif isinstance(func, ast.Attribute):
+            if func.attr in ("forward", "__call__") or (
+                    isinstance(func.value, ast.Name) and self.classes.is_self(func.value)):
+                return False
+        else:
+            return False
+        tensors = [a for a in [*call.args, *(k.value for k in call.keywords)]
+                   if not isinstance(a, (ast.Constant, ast.Starred))]
+        return bool(tensors) and all(self.made_without_grad(a, depth - 1) for a in tensors)
+
+    def made_without_grad(self, expr: ast.expr, depth: int, callers: bool = True) -> bool:
+        """Whether `expr` is a value computed under `no_grad` (or an element, slice or view
+        of one), or a parameter every call of its function in this file passes such a
+        value to."""
+        if depth < 0:
+            return False
+        if isinstance(expr, ast.Subscript):
+            return self.made_without_grad(expr.value, depth, callers)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
+                expr.func.attr in SAME_METHODS and self.model.qualified_name(expr.func) is None:
+            return self.made_without_grad(expr.func.value, depth, callers)
+        if not isinstance(expr, ast.Name):
+            return False
+        binding = self.reaching(expr)
+        if binding is None:
+            return False
+        if binding.kind is BindingKind.ASSIGNMENT and not binding.augmented:
+            if binding.statement is not None and grad_disabled(self.model, binding.statement):
+                return True
+            value = binding.value if binding.value is not None else (
+                binding.statement.value if isinstance(binding.statement, ast.Assign) else None)
+            return value is not None and self.made_without_grad(value, depth - 1, callers)
+        if binding.kind is BindingKind.LOOP and isinstance(binding.statement,
+                                                           (ast.For, ast.AsyncFor)):
+            return self._iterates_without_grad(binding.statement.iter, depth, callers)
+        if binding.kind is BindingKind.COMPREHENSION:
+            generator = next((a for a in self.model.ancestors(binding.node)
+                              if isinstance(a, ast.comprehension)), None)
+            return generator is not None and self._iterates_without_grad(
+                generator.iter, depth, callers)
+        if binding.kind is BindingKind.PARAMETER and callers:
+            return self._passed_without_grad(binding, depth)
+        return False
+
+    def _iterates_without_grad(self, iterable: ast.expr, depth: int, callers: bool) -> bool:
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and \
+                iterable.func.id in ("zip", "enumerate", "reversed") and iterable.args:
+            return any(self.made_without_grad(a, depth - 1, callers) for a in iterable.args)
+        return self.made_without_grad(iterable, depth - 1, callers)
+
+    def _passed_without_grad(self, binding: Binding, depth: int) -> bool:
+        """Every call of the parameter's function in this file (matched by name) passes it
+        a value made under `no_grad`."""
+        function = binding.scope.node
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        params = [*function.args.posonlyargs, *function.args.args]
+        names = [p.arg for p in params]
+        if binding.name not in names:
+            return False
+        position = names.index(binding.name)
+        method = self.model.enclosing_class(function) is not None
+        found = False
+        for call in nodes_of(self.file.tree, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Name) and func.id == function.name:
+                index = position
+            elif isinstance(func, ast.Attribute) and func.attr == function.name:
+                index = position - 1 if method else position
+            else:
+                continue
+            value = next((k.value for k in call.keywords if k.arg == binding.name), None)
+            if value is None and 0 <= index < len(call.args) and not any(
+                    isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+                value = call.args[index]
+            if value is None or not self.made_without_grad(value, depth - 1, callers=False):
+                return False
+            found = True
+        return found
 
     def _self_call_kind(self, call: ast.Call, func: ast.Attribute, depth: int) -> Grad:
         """`self.layer(x)`: a module of this class (or a method of it)."""
         if self._has_parameters(func, depth):
             return Grad.MODULE_OUTPUT
+        if self._method_returns_no_grad(call, func, depth):
+            return Grad.NO
         built = self.classes.self_attribute(func)
         if built and all(self.classes.is_module_class(name) for name in built):
             # A module without parameters (an activation, a normalizer): its output
@@ -513,6 +672,8 @@ class _Tensors:
             return inner if inner in (Grad.YES, Grad.MODULE_OUTPUT, Grad.TENSOR) else Grad.NO
         if last in TORCH_NO_GRAD and qualified.count(".") <= 2:
             return Grad.NO
+        if last == "where" and len(call.args) == 1 and not call.keywords:
+            return Grad.NO  # `torch.where(cond)`: the indices where `cond` holds
         if qualified.startswith(("torch.nn.functional.", "torch.")) and last[:1].islower():
             # The tensors are passed by position (keywords are sizes, modes, dims, ...).
             kinds = [self.kind(a, depth - 1) for a in call.args
@@ -666,7 +827,8 @@ class _Tensors:
         if attribute.attr in ("data", "grad", "indices", "shape"):
             return Grad.NO
         if attribute.attr == "values" and self._is_values_indices(attribute.value):
-            return _tensor_only(self.kind(attribute.value.func.value, depth))  # type: ignore
+            return _tensor_only(self.kind(
+                self._values_source(attribute.value), depth))  # type: ignore[arg-type]
         if attribute.attr in ("T", "mT", "H", "mH", "real", "imag"):
             return self.kind(attribute.value, depth)
         if attribute.attr in ("weight", "bias") and self._has_parameters(attribute.value, depth):
@@ -685,6 +847,8 @@ class _Tensors:
         if isinstance(expr, ast.Call):
             func = expr.func
             qualified = self.model.qualified_name(func)
+            if qualified == "typing.cast" and len(expr.args) == 2:
+                return self.computed_here(expr.args[1], depth)
             if qualified is not None and qualified.split(".")[0] == "torch":
                 return any(self.computed_here(a, depth - 1) for a in expr.args)
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
@@ -767,15 +931,77 @@ class _Tensors:
 
     def serves_inference(self, node: ast.AST) -> bool:
         """Inference code: a method of a class that runs some of its methods under
-        `no_grad` (a pipeline, a predictor), or a pre/post-processing function."""
-        function = self.model.enclosing_function(node)
-        if function is not None and function.name in PREPROCESSING_FUNCTIONS:
+        `no_grad` (or any code under `inference_mode`), of a class named as inference code
+        (`*Inference`, `*Predictor`, `*Pipeline`, itself or a base); a function that (or
+        whose enclosing function) runs code under `inference_mode`, a `predict*` / `infer`
+        function, a pre/post-processing function; a plotting module."""
+        if _is_plotting(self.file.path):
             return True
+        functions = [a for a in self.model.ancestors(node)
+                     if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for function in functions:
+            name = function.name.lstrip("_")
+            if function.name in PREPROCESSING_FUNCTIONS or name in INFERENCE_FUNCTIONS or \
+                    name.startswith("predict_") or name.endswith("_predict"):
+                return True
+            if self._uses_inference_mode(function):
+                return True
         cls = self.model.enclosing_class(node)
-        return cls is not None and any(
-            isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        if cls is None:
+            return False
+        qualified = self.classes.class_name(cls)
+        names = [cls.name, *(a.rsplit(".", 1)[-1] for a in (
+            self.classes.ancestors(qualified) if qualified else []))]
+        if any(n.endswith(INFERENCE_CLASS_SUFFIXES) for n in names):
+            return True
+        return any(
+            isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and (any(
                 _grad_state(self.model, d) is False for d in method.decorator_list)
+                or self._uses_inference_mode(method))
             for method in cls.body)
+
+    def _uses_inference_mode(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """`with torch.inference_mode():` in the function (only inference code uses it: its
+        tensors cannot enter autograd later)."""
+        if function not in self._inference_mode:
+            self._inference_mode[function] = any(
+                isinstance(w, (ast.With, ast.AsyncWith)) and any(
+                    (self.model.qualified_name(i.context_expr.func if isinstance(
+                        i.context_expr, ast.Call) else i.context_expr) or ""
+                     ).endswith("inference_mode")
+                    and _grad_state(self.model, i.context_expr) is False
+                    for i in w.items)
+                for w in ast.walk(function))
+        return self._inference_mode[function]
+
+    def in_eval_hook(self, node: ast.AST) -> bool:
+        """In a validation / test / predict hook of a Lightning module, data module or
+        callback (`validation_step`, `on_test_batch_end`, ...): Lightning runs those under
+        `no_grad` or `inference_mode`."""
+        for ancestor in self.model.ancestors(node):
+            if not isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            cls = self.model.parent(ancestor)
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            if ancestor.name not in EVAL_HOOKS and not ancestor.name.startswith(
+                    EVAL_HOOK_PREFIXES):
+                return False
+            return self._is_lightning_class(cls)
+        return False
+
+    def _is_lightning_class(self, cls: ast.ClassDef) -> bool:
+        qualified = self.classes.class_name(cls)
+        names = [self.model.qualified_name(b) or "" for b in cls.bases]
+        if qualified:
+            names += self.classes.ancestors(qualified)
+        for name in names:
+            parts = name.split(".")
+            if parts[-1] in LIGHTNING_BASES and parts[0] in LIGHTNING_PACKAGES:
+                return True
+            if parts[-1] in ("LightningModule", "LightningDataModule"):
+                return True  # by name, where the import is not resolved
+        return False
 
     def callers_without_grad(self, node: ast.AST) -> str:
         """How many of the calls this file makes to the function holding `node` (matched

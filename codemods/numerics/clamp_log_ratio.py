@@ -90,6 +90,17 @@ CHECK_FUNCTIONS = frozenset(
     {"allclose", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf"}
 )
 
+# Words that say a function computes a policy-gradient objective (PPO, TRPO, GRPO, ...): the
+# evidence an exp of a log-ratio is a policy ratio, not an importance weight.
+POLICY_WORDS = frozenset(
+    {"adv", "advantage", "advantages", "advs", "ppo", "trpo"}
+)
+# Words that name importance weights (SMC, importance sampling, variational bounds): an exp
+# of log-weights that is normalised, resampled or averaged, where a clamp changes the
+# estimator.
+IMPORTANCE_WORDS = frozenset({"importance", "iw", "iws", "w", "weight", "weights", "ws"})
+POLICY_RATIO_WORDS = frozenset({"coef", "ratio", "ratios", "rho", "rhos"})
+
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
@@ -232,8 +243,13 @@ class ClampLogRatio(Codemod):
     `log_rho`, `log_weight`, `log_importance_weights`, `log_behav_weight`, `logps_diff`):
     such a name can hold something else, e.g. mixture log-weights whose tiny values the
     lower bound would change. Such names count only in files that name log-probabilities
-    somewhere, and not under `torch.no_grad()` or `torch.inference_mode()`, where a ratio
-    is usually logged.
+    somewhere, not under `torch.no_grad()` or `torch.inference_mode()`, where a ratio is
+    usually logged, and only in a function that computes a policy-gradient objective
+    (it names advantages, or clips to `1 - eps` .. `1 + eps`): elsewhere `log_weights`
+    are importance weights (SMC, variational bounds), normalised or resampled, where a
+    clamp changes the estimator. For the same reason a difference of log-probabilities
+    is left alone outside such a function when its `exp` is assigned to a weight name
+    (`weights`, `w`, `iw`) or normalised by its sum (`w / w.sum()`).
 
     Left alone: anything else (`torch.exp(log_std)`, `log_alpha.exp()`, `exp(-x)`);
     log-ratios already clamped (`torch.clamp`, `torch.clip`, `.clamp`, `.clamp_`, `.clip`,
@@ -327,6 +343,7 @@ class _Decider:
         self.model: SemanticModel = file.semantic
         self._binding_kinds: dict[int, Kind | None] = {}  # None: being computed (a cycle)
         self._has_log_probs: bool | None = None
+        self._policy: dict[ast.AST, bool] = {}
         self._line_length: int | None = None
         self._unit: str | None = None
 
@@ -359,6 +376,11 @@ class _Decider:
         if kind is Kind.NAMED and (not self._file_has_log_probs() or self._gradient_free(call)):
             # kornia's `log_ratio` is a log aspect ratio; and a ratio computed without
             # gradients on a name's word alone is most likely logged (torchrl's max_ratio)
+            return None
+        if not self._in_policy_objective(call) and (
+                kind is Kind.NAMED or self._importance_weights(call)):
+            # sbi's `torch.exp(log_weights)`: importance weights (SMC, variational bounds),
+            # normalised or resampled, where a clamp changes the estimator
             return None
         message = (
             f"clamp the log-ratio to [-{bound!r}, {bound!r}] before exp: exp overflows to inf "
@@ -653,6 +675,52 @@ class _Decider:
         clamp = self._clamp(call)
         return clamp is not None and clamp[0] is read and clamp[1]
 
+    def _in_policy_objective(self, call: ast.Call) -> bool:
+        """Whether the function holding `call` computes a policy-gradient objective: it
+        names advantages (`advantages * ratio`, `mb_advantages`), or clips a value
+        to `1 - eps` .. `1 + eps` (the PPO clip)."""
+        scope: ast.AST = self.model.enclosing_function(call) or self.file.tree
+        if scope not in self._policy:
+            found = False
+            for node in walk(scope):
+                identifier = node.id if isinstance(node, ast.Name) else (
+                    node.attr if isinstance(node, ast.Attribute) else (
+                        node.arg if isinstance(node, ast.arg) else None))
+                if identifier is not None and POLICY_WORDS.intersection(
+                        name_parts(identifier)):
+                    found = True
+                    break
+                if isinstance(node, ast.Call) and _clips_around_one(node):
+                    found = True
+                    break
+            self._policy[scope] = found
+        return self._policy[scope]
+
+    def _importance_weights(self, call: ast.Call) -> bool:
+        """Whether the exp result is used as importance weights: assigned to a name that
+        says so (`weights = torch.exp(logp - logq)`, not `ratio`), or normalised by its
+        sum (`w = torch.exp(logp - logq)`, then `w / w.sum()`)."""
+        statement = self.model.statement(call)
+        if not (isinstance(statement, ast.Assign) and statement.value is call
+                and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            return False
+        target = statement.targets[0]
+        parts = name_parts(target.id)
+        if IMPORTANCE_WORDS.intersection(parts) and not POLICY_RATIO_WORDS.intersection(parts):
+            return True
+        # `w = torch.exp(x)` ... `w / w.sum()`: normalised weights
+        function = self.model.enclosing_function(call) or self.file.tree
+        for node in walk(function):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(
+                    node.left, ast.Name) and node.left.id == target.id and _sums(
+                    node.right, target.id):
+                return True
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div) and isinstance(
+                    node.target, ast.Name) and node.target.id == target.id and _sums(
+                    node.value, target.id):
+                return True
+        return False
+
     def _gradient_free(self, node: ast.AST) -> bool:
         """Inside `with torch.no_grad():` (or `inference_mode`), or a function decorated
         with one."""
@@ -808,6 +876,31 @@ class _Decider:
 
 
 _BLOCKS = frozenset({"body", "orelse", "handlers", "finalbody", "cases"})
+
+
+def _sums(node: ast.expr, name: str) -> bool:
+    """`w.sum(...)` or `torch.sum(w, ...)` (`w` by name)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("sum", "nansum")):
+        return False
+    receiver = node.func.value
+    if isinstance(receiver, ast.Name) and receiver.id == name:
+        return True
+    return bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+
+
+def _clips_around_one(call: ast.Call) -> bool:
+    """`clamp(r, 1 - eps, 1 + eps)`, `r.clip(1.0 - c, 1.0 + c)`: the PPO clip."""
+    if _called_name(call.func) not in CLAMP_METHODS | CLAMP_FUNCTIONS:
+        return False
+    values = [*call.args, *(k.value for k in call.keywords)]
+
+    def around_one(node: ast.expr, op: type[ast.operator]) -> bool:
+        return isinstance(node, ast.BinOp) and isinstance(node.op, op) and isinstance(
+            node.left, ast.Constant) and node.left.value == 1
+
+    return any(around_one(v, ast.Sub) for v in values) and any(
+        around_one(v, ast.Add) for v in values)
 
 
 def _chain_top(model: SemanticModel, node: ast.expr) -> ast.expr:

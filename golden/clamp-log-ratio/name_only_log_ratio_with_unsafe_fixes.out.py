@@ -8,7 +8,7 @@ class ClipPPOLoss:
         return log_weight.clamp(-20.0, 20.0).exp() * advantage
 
     def is_weights(self, batch):
-        return torch.exp(torch.clamp(batch.log_rho, min=-20.0, max=20.0))
+        return torch.exp(batch.log_rho)
 
 
 def grpo_coef(per_token_logps, old_per_token_logps, mask, level):
@@ -18,7 +18,7 @@ def grpo_coef(per_token_logps, old_per_token_logps, mask, level):
     else:
         log_importance_weights = (log_ratio * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)
         log_importance_weights = log_importance_weights.unsqueeze(-1)
-    return torch.exp(torch.clamp(log_importance_weights, min=-20.0, max=20.0))
+    return torch.exp(log_importance_weights)
 
 
 def behaviour_weighted_gain(log_weight, log_is_weight, advantage):
@@ -27,4 +27,4 @@ def behaviour_weighted_gain(log_weight, log_is_weight, advantage):
 
 
 def vllm_is_weights(logps_diff, mask):
-    return torch.exp(torch.clamp(logps_diff, min=-20.0, max=20.0)) * mask
+    return torch.exp(logps_diff) * mask
