@@ -94,6 +94,11 @@ CONSTRUCTION_METHODS = frozenset({"__init__", "__new__", *POST_INIT_METHODS})
 # Calls that are true while torch.compile, TorchScript or the tracer runs the code: an
 # assert under them is there for the compiler, and a raise would change what it traces.
 COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dynamo_compiling"})
+# Why `assert False` is an unsafe fix wherever it is.
+ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
+# What the `invariants` option takes: leave internal invariants alone, or offer them as
+# unsafe fixes.
+INVARIANT_MODES = ("ignore", "unsafe")
 # Messages that call the assert an invariant of the library, not a check of input.
 INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
@@ -117,6 +122,12 @@ DEFAULT_LINE_LENGTH = 88
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+def _invariants_mode(value: str) -> None:
+    if value not in INVARIANT_MODES:
+        raise ValueError(f"invariants must be one of {', '.join(map(repr, INVARIANT_MODES))}, "
+                         f"not {value!r}")
 
 
 class AssertToRaise(Codemod):
@@ -193,35 +204,40 @@ class AssertToRaise(Codemod):
     DefaultConfig()`, or `if not config:`, the default reading no other local variable)
     does not count as reassigning it: the value is still the caller's, or the default.
     An assert inside that `if` checks the default, not the input, and a message-less
-    `assert config is not None` after it narrows the default's type: both are unsafe.
+    `assert config is not None` after it narrows the default's type.
 
-    Everything else is a runtime invariant of the library itself (state on `self`, values
-    computed in the function, asserts at module level or in a class body, in private
-    functions, methods of private classes, nested functions) and is **unsafe**, as are:
-    `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
-    stripped by `-O`); message-less checks of a parameter's attribute (`assert
-    trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
-    mypy, about state handed in rather than user input; also `and`-ed with other
-    checks); `is not None` checks of a
-    parameter's attribute, with a message or not (`assert state.model is not None, "Model
-    must be in state"`: whether an object handed in has been set up), except on a
-    configuration (`cfg`, `config`, `*_config`, `args`, `options`, `hparams`, `params`,
-    `settings`: `assert cfg.device is not None, "set a device"` stays an input check);
-    message-less `assert x is not None` on a parameter whose signature lets it be None
-    (a `None` default, `Optional[...]` or `... | None`): the signature accepts None, the
-    assert narrows it where the library knows it is set; conditions on tensor values
-    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
-    removed and breaks the `torch.compile` graph where the assert did not); and every
-    assert in a file that catches `AssertionError` somewhere. So are asserts whose message
-    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`) or says
-    the condition is checked elsewhere (`"checked on match()"`, `"already validated"`,
-    `"guaranteed by the sampler"`; not `"must be checked"`), checks of a parameter
-    that an earlier `if ...: raise` of the function already validates,
-    and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
-    `PKG-INFO` or `*.dist-info` at the root) that ships no tests (a test file holds a
-    `test*` function, a `Test*` class or a `TestCase`; helper modules such as
-    `test_utils.py` or `test_helpers.py` do not count): the tests that may expect its
-    AssertionError exist, but cannot be seen.
+    Everything else is an internal invariant of the library, or a check written for the
+    type checker, and an assert is the right tool for it: by default (`invariants =
+    "ignore"`) it is **left alone** without a word, as test code is. That is: asserts at
+    module level or in a class body, in nested functions, in private functions and the
+    methods of private classes; asserts that read values computed in the function (state
+    on `self` among them) or read no parameter; message-less checks of a parameter's
+    attribute (`assert trainer.max_epochs is not None`, `assert algo.impl`: written to
+    narrow a type for mypy, about state handed in rather than user input; also `and`-ed
+    with other checks); `is not None` checks of a parameter's attribute, with a message
+    or not (`assert state.model is not None, "Model must be in state"`: whether an object
+    handed in has been set up), except on a configuration (`cfg`, `config`, `*_config`,
+    `args`, `options`, `hparams`, `params`, `settings`: `assert cfg.device is not None,
+    "set a device"` stays an input check); message-less `assert x is not None` on a
+    parameter whose signature lets it be None (a `None` default, `Optional[...]` or
+    `... | None`), or after the body gave it its default: the assert narrows it where
+    the library knows it is set; asserts whose message calls them a bug or an internal
+    error (`"BUG: ..."`, `"should never happen"`) or says the condition is checked
+    elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
+    sampler"`; not `"must be checked"`); and checks of a parameter that an earlier
+    `if ...: raise` of the function already validates. With `invariants = "unsafe"`
+    they are offered as **unsafe** fixes instead, each with its reason.
+
+    The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
+    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`: the
+    same exception, no longer stripped by `-O`); conditions on tensor values (`.all()`,
+    `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O` removed
+    and breaks the `torch.compile` graph where the assert did not); every assert in a
+    file that catches `AssertionError` somewhere; and every assert of a distribution
+    (`pyproject.toml`, `setup.py`, `setup.cfg`, `PKG-INFO` or `*.dist-info` at the root)
+    that ships no tests (a test file holds a `test*` function, a `Test*` class or a
+    `TestCase`; helper modules such as `test_utils.py` or `test_helpers.py` do not
+    count): the tests that may expect its AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -268,6 +284,14 @@ class AssertToRaise(Codemod):
             "line-length", 88,
             "A `raise` longer than this (and than the assert it replaces) puts its message "
             "on a line of its own. Default: the project formatter's line length, else 88.",
+        ),
+        Option(
+            "invariants", "ignore",
+            'What to do with asserts that state an internal invariant or narrow a type '
+            '(private functions, values computed in the function, `assert self.x is not '
+            'None`): "ignore" (the default) leaves them alone without a word, "unsafe" '
+            "offers them as unsafe fixes.",
+            _invariants_mode,
         ),
     )
 
@@ -340,6 +364,7 @@ class _Decider:
         self.catches_assertion_error = bool(catching)
         self.checked_calls = _called_names(catching)  # called where AssertionError is caught
         self._expectations: tuple[Expectation, ...] | None = None
+        self.invariants = str(file.option("invariants", AssertToRaise))
 
     def expectations(self) -> tuple[Expectation, ...]:
         if self._expectations is None:
@@ -360,6 +385,8 @@ class _Decider:
         reported = self._reliance(node, function, exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
+        if self._invariant(node, function):
+            return None  # an internal invariant: an assert is the right tool
         decision = replace(decision, layout=self._layout(node, decision, function))
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
@@ -554,55 +581,81 @@ class _Decider:
     # -- how sure it is an input check ---------------------------------------------------
 
     def _unsafe_reason(self, node: ast.Assert, function: _Function | None) -> str | None:
-        if function is None:
-            return "not in a function, so not an input check"
-        if function.nested:
-            return "in a nested function, so not an input check"
+        """Why the fix is unsafe; None where it is safe. Under `invariants = "ignore"`
+        (the default) an internal invariant or a type-narrowing check is left alone:
+        `decide` never gets here for it (see `_invariant`)."""
+        reasons = self._unsafe_reasons(node, function)
+        if self.invariants == "unsafe":
+            return next((reason for reason, _ in reasons), None)
         if _always_false(node.test):
-            return "always fails: marks code meant to be unreachable"
+            return ALWAYS_FAILS
+        return next((reason for reason, invariant in reasons if not invariant), None)
+
+    def _invariant(self, node: ast.Assert, function: _Function | None) -> bool:
+        """Whether the assert states an internal invariant of the library or narrows a
+        type (`assert self._buffer is not None`, a private function's check, a value
+        computed in the function): an assert is the right tool there, and under
+        `invariants = "ignore"` it is left alone without a word. `assert False` is not
+        one: it stays an unsafe fix (`raise AssertionError`)."""
+        if self.invariants != "ignore" or _always_false(node.test):
+            return False
+        return any(invariant for _, invariant in self._unsafe_reasons(node, function))
+
+    def _unsafe_reasons(self, node: ast.Assert,
+                        function: _Function | None) -> Iterator[tuple[str, bool]]:
+        """Every reason the fix is not safe, in the order they are told, each with
+        whether it makes the assert an internal invariant (True) or an uncertain input
+        check (False)."""
+        if function is None:
+            yield "not in a function, so not an input check", True
+            return
+        if function.nested:
+            yield "in a nested function, so not an input check", True
+            return
+        if _always_false(node.test):
+            yield ALWAYS_FAILS, False
         if self.catches_assertion_error:
-            return "this file catches AssertionError elsewhere"
+            yield "this file catches AssertionError elsewhere", False
         if not function.public:
             owner = f"{function.owner.name}." if function.owner is not None else ""
-            return f"{owner}{function.name}() is private: its checks are internal invariants"
+            yield f"{owner}{function.name}() is private: its checks are internal invariants", True
         message = self._message_text(node.msg)
         if message and INVARIANT_MESSAGE.search(message):
-            return "its message calls it an internal invariant, not a check of input"
+            yield "its message calls it an internal invariant, not a check of input", True
         inputs, defaulted, computed = self._names_read(node, function)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))
-            return f"reads {names}, computed in the function: an internal invariant"
+            yield f"reads {names}, computed in the function: an internal invariant", True
         if not inputs and not defaulted:
-            return "reads no parameter of the function: an internal invariant"
+            yield "reads no parameter of the function: an internal invariant", True
         narrowing = self._narrowing(node)
         narrowed, form = narrowing if narrowing is not None else (None, None)
         if (isinstance(narrowed, ast.Name) and narrowed.id in inputs and form is not None
                 and _is_not_none(form) and _may_be_none(function.node, narrowed.id)):
-            return (f"a check on `{narrowed.id}` with no message, where the signature lets "
-                    "it be None: written to narrow its type, not to check input")
+            yield (f"a check on `{narrowed.id}` with no message, where the signature lets "
+                   "it be None: written to narrow its type, not to check input"), True
         if isinstance(narrowed, ast.Attribute):
-            return (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
-                    "narrow its type: state handed in, more likely than user input")
+            yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
+                   "narrow its type: state handed in, more likely than user input"), True
         state = self._state_checked(node, function)
         if state is not None:
-            return (f"checks that `{state}` is set: the state of an object handed in, an "
-                    "Optional narrowed for the type checker more likely than user input")
+            yield (f"checks that `{state}` is set: the state of an object handed in, an "
+                   "Optional narrowed for the type checker more likely than user input"), True
         if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
-            return (f"a check on `{narrowed.id}` with no message, after giving it a default: "
-                    "written to narrow its type, not to check input")
+            yield (f"a check on `{narrowed.id}` with no message, after giving it a default: "
+                   "written to narrow its type, not to check input"), True
         if _reads_tensor_values(node.test):
-            return ("checks tensor values: the raise keeps a device sync that -O removed and "
-                    "breaks the torch.compile graph")
+            yield ("checks tensor values: the raise keeps a device sync that -O removed and "
+                   "breaks the torch.compile graph"), False
         validated = self._validated_before(node, function, inputs | defaulted)
         if validated is not None:
             name, line = validated
-            return (f"`{name}` is already checked by the raise at line {line}: the assert "
-                    "restates an internal invariant")
+            yield (f"`{name}` is already checked by the raise at line {line}: the assert "
+                   "restates an internal invariant"), True
         project = self.file.project
         if project.is_distribution() and not project.has_tests():
-            return ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
-                    "expect AssertionError cannot be checked")
-        return None
+            yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
+                   "expect AssertionError cannot be checked"), False
 
     def _validated_before(self, node: ast.Assert, function: _Function,
                           names: set[str]) -> tuple[str, int] | None:
