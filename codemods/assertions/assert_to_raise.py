@@ -110,6 +110,9 @@ INVARIANT_MESSAGE = re.compile(
     r"|\b(?:is|are|was|were) guaranteed\b|(?<!\bnot )\bguaranteed by\b",
     re.IGNORECASE,
 )
+# How many words of an assert's message a test's `match=` pattern must find to name the
+# assert on its own (`match="only ReplayBuffer is supported"`; not `match="gamma"`).
+MATCHED_WORDS = 3
 # Parameters that carry the user's choices: `assert cfg.device is not None` checks input.
 CONFIG_PARAMETER = re.compile(
     r"(?:^|_)(?:config|configuration|cfg|conf|args|arguments|opts|options|hparams"
@@ -258,6 +261,11 @@ class AssertToRaise(Codemod):
     assert's message (an f-string by its literal parts; a message that is not a literal
     always fits), and a test that accepts the new exception too
     (`pytest.raises((AssertionError, ValueError))`, `except Exception`) does not count.
+    A test whose `match=` pattern (or `assertRaisesRegex` regex) finds at least three
+    words of the assert's message (an f-string by its literal parts) names that assert
+    and counts with no call path found (`match="only ReplayBuffer is supported"`, where a
+    library calls the project's class back); a pattern that fits an empty message
+    (`".*"`) names none.
     The finding names the test's file and line, and the calls that reach the assert.
 
     Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
@@ -540,6 +548,11 @@ class _Decider:
             return (f"{test.path}:{test.line} expects AssertionError from a call that reaches "
                     f"this assert ({calls}): a raise would fail that test; change the check "
                     "and the test together")
+        matched = self._matched_by(node, exception)
+        if matched is not None:
+            return (f"{matched.path}:{matched.line} expects AssertionError matching "
+                    f"{matched.pattern!r}, which this assert's message fits: a raise would "
+                    "fail that test; change the check and the test together")
         return None
 
     def _expected_by(self, node: ast.Assert, function: _Function,
@@ -566,6 +579,29 @@ class _Decider:
         return next((r for r in self.file.project.assertion_reach().get(key, ())
                      if r.expectation.fits(message) and not r.expectation.accepts(exception)),
                     None)
+
+    def _matched_by(self, node: ast.Assert, exception: str) -> Expectation | None:
+        """The first test whose `match=` pattern (or `assertRaisesRegex` regex) finds
+        at least `MATCHED_WORDS` words of the assert's message: the test names the assert
+        by its message, whether or not the model follows the calls that reach it (a
+        library calling back into the project, a class picked at runtime). A pattern
+        that matches an empty message names nothing."""
+        message = self._message_text(node.msg)
+        if not message:
+            return None
+        for expectation in self.expectations():
+            pattern = expectation.pattern
+            if not pattern or expectation.accepts(exception):
+                continue
+            try:
+                if re.search(pattern, "") is not None:
+                    continue
+                found = re.search(pattern, message)
+            except re.error:
+                continue
+            if found is not None and len(found.group(0).split()) >= MATCHED_WORDS:
+                return expectation
+        return None
 
     def _message_text(self, message: ast.expr | None) -> str | None:
         """What `str(error)` holds, as far as the source says: "" for no message, an
