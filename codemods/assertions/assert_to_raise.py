@@ -13,6 +13,12 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
+from codemods.assertions.raises_doc import (
+    GENERIC_DESCRIPTION,
+    docstring_style,
+    documents,
+    with_raises,
+)
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
@@ -39,8 +45,14 @@ class Layout:
     # A trailing comment continued on the comment lines below: those lines move above
     # the `if` together with it
     comment_continued: int = 0
-    # COM812 (flake8-commas): a call split over lines ends its arguments with a comma
+    # COM812 (ruff) or C812 (flake8-commas): a call split over lines ends its arguments
+    # with a comma
     trailing_comma: bool = False
+    # darglint's DAR401 or ruff's DOC501, and a docstring with sections: the exception
+    # and its description, added to the function docstring's Raises section
+    raises_doc: tuple[str, str] | None = None
+    # The rule that flags the raise where the docstring cannot be edited safely
+    undocumented_rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +181,17 @@ class AssertToRaise(Codemod):
     `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
     `COM812` a message on a line of its own inside `ValueError(...)` ends with a comma;
     with `SIM102` an assert alone in an `if` without `else` merges into it: `if outer
-    and not cond: raise ...`. `per-file-ignores` count.
+    and not cond: raise ...`. `per-file-ignores` count. flake8 plugins the project runs
+    count too: flake8-commas (`C812`, flake8 configured and `flake8-commas` listed in
+    its requirements or pre-commit configuration) as `COM812`; darglint (`DAR401`: a
+    `[darglint]` section in `setup.cfg`/`tox.ini`/`.flake8`, or `darglint` listed) and
+    ruff's `DOC501` flag a raise the docstring does not document, so where the function's
+    docstring has sections (Google `Args:`, NumPy `Parameters` / `----------`, Sphinx
+    `:param`), the exception is added to its `Raises` section in the docstring's own
+    style and indentation (made at the end where there is none; the assert's message, or
+    its condition, describes it; one entry an exception), and where that cannot be done
+    safely (an f-string or concatenated docstring, closing quotes after the text) the
+    fix is unsafe, naming the rule.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -399,6 +421,11 @@ class _Decider:
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
             return replace(decision, verdict=Verdict.UNSAFE, reason=unsafe)
+        rule = decision.layout.undocumented_rule
+        if rule is not None:
+            return replace(decision, verdict=Verdict.UNSAFE, reason=(
+                f"{rule} would flag the new raise: the docstring documents what the "
+                f"function raises, and {decision.exception} cannot be added to it safely"))
         return decision
 
     # -- how the new code is written -----------------------------------------------------
@@ -424,9 +451,49 @@ class _Decider:
                 and not parent.orelse and node.lineno > parent.lineno
                 and settings.enables("SIM102", path)):
             merge = True
+        raises_doc, undocumented = self._raises_doc(node, decision, function)
         return Layout(line_length, settings.quote, variable, merge,
                       self._continued_comment(node, line_length),
-                      settings.enables("COM812", path))
+                      settings.enables("COM812", path) or settings.enables("C812", path),
+                      raises_doc, undocumented)
+
+    def _raises_doc(self, node: ast.Assert, decision: Decision, function: _Function | None
+                    ) -> tuple[tuple[str, str] | None, str | None]:
+        """(the Raises entry to add to the function's docstring, or the lint rule that
+        flags the raise where it cannot be added): where darglint (`DAR401`) or ruff's
+        pydoclint rules (`DOC501`) run, and the docstring has sections."""
+        if function is None:
+            return None, None
+        settings = self.file.project.formatter_settings()
+        path = self._relative_path()
+        rule = next((rule for rule in ("DAR401", "DOC501") if settings.enables(rule, path)),
+                    None)
+        body = function.node.body
+        if (rule is None or not body or not isinstance(body[0], ast.Expr)
+                or not isinstance(body[0].value, ast.Constant)
+                or not isinstance(body[0].value.value, str)):
+            return None, None
+        text = body[0].value.value
+        exception = decision.exception
+        if docstring_style(text) is None or documents(text, exception):
+            return None, None
+        literal = self.file.source(body[0].value)
+        for description in (self._raises_description(node, decision),
+                            GENERIC_DESCRIPTION):
+            if with_raises(literal, [(exception, description)]) is not None:
+                return (exception, description), None
+        return None, rule
+
+    def _raises_description(self, node: ast.Assert, decision: Decision) -> str:
+        """What the Raises entry says: the assert's message, else its condition."""
+        message = node.msg
+        if isinstance(message, ast.Constant) and isinstance(message.value, str):
+            text = " ".join(message.value.split())
+            if text:
+                return text
+        if decision.always_fails:
+            return "If unreachable code is reached."
+        return f"If `{ast.unparse(node.test)}` does not hold."
 
     def _relative_path(self) -> str | None:
         try:
