@@ -167,7 +167,10 @@ class AssertToRaise(Codemod):
     split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
     arguments on a line of their own), else keeps its layout; a message aligned under
     the assert, or continued with backslashes, gets a hanging indent inside the call,
-    and a `raise` too long for one line puts its message on a line of its own. A plain
+    and a `raise` too long for one line puts its message on a line of its own (a
+    triple-quoted message whose first line no longer fits moves, text unchanged, to a
+    line of its own inside the call, the `)` after it, where its first line then
+    fits). A plain
     string message (or generated one) that the assert's lines held but that no longer
     fits a level deeper is split as a maintainer keeps a string within the line: its
     implicitly concatenated parts one a line, broken after a space (not inside the

@@ -380,6 +380,13 @@ class AssertToRaiseEditor(Editor):
             return self._fitted(_exploded(call, unit, relay=True), assertion, indent,
                                 line_length, fit)
         single = f"raise {_NO_CODE.code_for_node(call)}"
+        if _opens_triple_quoted(call) and indent + len(single.split("\n")[0]) > line_length:
+            # `raise ValueError("""long first line`: the string moves to a line of its own
+            # inside the call where its first line then fits; its text stays as it is.
+            exploded = _exploded(call, unit)
+            first = _NO_CODE.code_for_node(exploded.args[0].value).split("\n")[0]
+            if indent + len(unit) + len(first) <= line_length:
+                return exploded
         if "\n" in single:  # the message keeps its own layout
             return self._fitted(call, assertion, indent, line_length, fit)
         longest_before = max(
@@ -540,6 +547,18 @@ def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSma
     """The statements of one line, with no semicolon after the last."""
     *head, last = statements
     return [*head, last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]
+
+
+def _opens_triple_quoted(call: cst.Call) -> bool:
+    """`E(<triple-quoted text...>`: the call's message is a string over several lines,
+    opening on the call's line."""
+    (argument,) = call.args
+    value = argument.value
+    if isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace) or not isinstance(
+            value, (cst.SimpleString, cst.FormattedString)):
+        return False
+    code = _NO_CODE.code_for_node(value)
+    return "\n" in code and value.quote in ('"""', "'''")
 
 
 def _with_trailing_comma(call: cst.Call) -> cst.Call:
