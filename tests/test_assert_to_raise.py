@@ -90,8 +90,10 @@ def test_failure_test_reads_naturally(condition, test):
 # -- decisions: what is an input check, and what relies on the AssertionError --------------
 
 
-def _decisions(tmp_path, monkeypatch, files: dict[str, str]) -> dict[int, tuple[str, str]]:
-    """line → (safety, message) of assert-to-raise's findings in `pkg/module.py`."""
+def _decisions(tmp_path, monkeypatch, files: dict[str, str],
+               invariants: str = "unsafe") -> dict[int, tuple[str, str]]:
+    """line → (safety, message) of assert-to-raise's findings in `pkg/module.py`; internal
+    invariants offered as unsafe fixes (`invariants = "unsafe"`), to see their reasons."""
     import textwrap
 
     from torchfix.api import check_paths
@@ -100,8 +102,11 @@ def _decisions(tmp_path, monkeypatch, files: dict[str, str]) -> dict[int, tuple[
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
+    # Not named pyproject.toml: that would make the project a distribution without tests.
+    config = tmp_path / "torchfix.toml"
+    config.write_text(f'[tool.torchfix.assert-to-raise]\ninvariants = "{invariants}"\n')
     monkeypatch.chdir(tmp_path)
-    result = check_paths(["."], select=["assert-to-raise"])
+    result = check_paths(["."], select=["assert-to-raise"], config=config)
     assert not result.errors
     return {f.line: (f.safety, f.message) for f in result.findings
             if f.path.as_posix().endswith("pkg/module.py")}
@@ -215,6 +220,70 @@ def test_what_the_defaulting_if_itself_checks_is_the_default(tmp_path, monkeypat
     # written for the type checker: the default it was just given is not None
     assert found[10][0] == "unsafe" and "narrow its type" in found[10][1]
     assert found[11][0] == "safe"
+
+
+def test_internal_invariants_are_left_alone_by_default(tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        import torch
+
+
+        def scale(x, factor, buffer=None):
+            assert factor > 0, "factor must be positive"
+            y = x * factor
+            assert y.shape == x.shape
+            assert buffer is not None
+            assert torch.isfinite(x).all(), "NaN input"
+            if factor > 10:
+                assert False, "unreachable"
+            return y
+
+
+        def _private(x):
+            assert x > 0
+            assert False
+
+
+        def outer(x):
+            def inner(y):
+                assert y > 0
+            return inner
+
+
+        assert torch.__version__
+        """}, invariants="ignore")
+    assert {line: safety for line, (safety, _) in found.items()} == {
+        6: "safe", 10: "unsafe", 12: "unsafe", 18: "unsafe"}
+    assert "tensor values" in found[10][1] and "always fails" in found[18][1]
+
+
+def test_uncertain_input_checks_stay_unsafe_where_invariants_are_left_alone(
+        tmp_path, monkeypatch):
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        def guarded(step):
+            try:
+                return step()
+            except AssertionError:
+                return None
+
+
+        def scale(factor):
+            assert factor > 0, "factor must be positive"
+            total = factor * 2
+            assert total > 0
+
+
+        class _Ring:
+            def advance(self, steps):
+                assert steps >= 0
+        """}, invariants="ignore")
+    (safety, message), = found.values()
+    assert safety == "unsafe" and "catches AssertionError" in message and 10 in found
+
+
+def test_the_invariants_option_takes_ignore_or_unsafe(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="invariants must be one of"):
+        _decisions(tmp_path, monkeypatch, {"pkg/module.py": "assert True\n"},
+                   invariants="rewrite")
 
 
 def test_builtins_stay_builtins_under_star_imports(tmp_path, monkeypatch):

@@ -13,6 +13,12 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
+from codemods.assertions.raises_doc import (
+    GENERIC_DESCRIPTION,
+    docstring_style,
+    documents,
+    with_raises,
+)
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
@@ -39,8 +45,14 @@ class Layout:
     # A trailing comment continued on the comment lines below: those lines move above
     # the `if` together with it
     comment_continued: int = 0
-    # COM812 (flake8-commas): a call split over lines ends its arguments with a comma
+    # COM812 (ruff) or C812 (flake8-commas): a call split over lines ends its arguments
+    # with a comma
     trailing_comma: bool = False
+    # darglint's DAR401 or ruff's DOC501, and a docstring with sections: the exception
+    # and its description, added to the function docstring's Raises section
+    raises_doc: tuple[str, str] | None = None
+    # The rule that flags the raise where the docstring cannot be edited safely
+    undocumented_rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,11 @@ CONSTRUCTION_METHODS = frozenset({"__init__", "__new__", *POST_INIT_METHODS})
 # Calls that are true while torch.compile, TorchScript or the tracer runs the code: an
 # assert under them is there for the compiler, and a raise would change what it traces.
 COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dynamo_compiling"})
+# Why `assert False` is an unsafe fix wherever it is.
+ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
+# What the `invariants` option takes: leave internal invariants alone, or offer them as
+# unsafe fixes.
+INVARIANT_MODES = ("ignore", "unsafe")
 # Messages that call the assert an invariant of the library, not a check of input.
 INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
@@ -105,6 +122,9 @@ INVARIANT_MESSAGE = re.compile(
     r"|\b(?:is|are|was|were) guaranteed\b|(?<!\bnot )\bguaranteed by\b",
     re.IGNORECASE,
 )
+# How many words of an assert's message a test's `match=` pattern must find to name the
+# assert on its own (`match="only ReplayBuffer is supported"`; not `match="gamma"`).
+MATCHED_WORDS = 3
 # Parameters that carry the user's choices: `assert cfg.device is not None` checks input.
 CONFIG_PARAMETER = re.compile(
     r"(?:^|_)(?:config|configuration|cfg|conf|args|arguments|opts|options|hparams"
@@ -117,6 +137,12 @@ DEFAULT_LINE_LENGTH = 88
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+def _invariants_mode(value: str) -> None:
+    if value not in INVARIANT_MODES:
+        raise ValueError(f"invariants must be one of {', '.join(map(repr, INVARIANT_MODES))}, "
+                         f"not {value!r}")
 
 
 class AssertToRaise(Codemod):
@@ -141,7 +167,10 @@ class AssertToRaise(Codemod):
     split it (`if not (` / one operand of `and`/`or` a line / `):`, or a call's
     arguments on a line of their own), else keeps its layout; a message aligned under
     the assert, or continued with backslashes, gets a hanging indent inside the call,
-    and a `raise` too long for one line puts its message on a line of its own. A plain
+    and a `raise` too long for one line puts its message on a line of its own (a
+    triple-quoted message whose first line no longer fits moves, text unchanged, to a
+    line of its own inside the call, the `)` after it, where its first line then
+    fits). A plain
     string message (or generated one) that the assert's lines held but that no longer
     fits a level deeper is split as a maintainer keeps a string within the line: its
     implicitly concatenated parts one a line, broken after a space (not inside the
@@ -155,7 +184,17 @@ class AssertToRaise(Codemod):
     `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
     `COM812` a message on a line of its own inside `ValueError(...)` ends with a comma;
     with `SIM102` an assert alone in an `if` without `else` merges into it: `if outer
-    and not cond: raise ...`. `per-file-ignores` count.
+    and not cond: raise ...`. `per-file-ignores` count. flake8 plugins the project runs
+    count too: flake8-commas (`C812`, flake8 configured and `flake8-commas` listed in
+    its requirements or pre-commit configuration) as `COM812`; darglint (`DAR401`: a
+    `[darglint]` section in `setup.cfg`/`tox.ini`/`.flake8`, or `darglint` listed) and
+    ruff's `DOC501` flag a raise the docstring does not document, so where the function's
+    docstring has sections (Google `Args:`, NumPy `Parameters` / `----------`, Sphinx
+    `:param`), the exception is added to its `Raises` section in the docstring's own
+    style and indentation (made at the end where there is none; the assert's message, or
+    its condition, describes it; one entry an exception), and where that cannot be done
+    safely (an f-string or concatenated docstring, closing quotes after the text) the
+    fix is unsafe, naming the rule.
 
     ## Why
     `python -O` (and `PYTHONOPTIMIZE`) removes every `assert`. A check on a learning rate,
@@ -193,35 +232,40 @@ class AssertToRaise(Codemod):
     DefaultConfig()`, or `if not config:`, the default reading no other local variable)
     does not count as reassigning it: the value is still the caller's, or the default.
     An assert inside that `if` checks the default, not the input, and a message-less
-    `assert config is not None` after it narrows the default's type: both are unsafe.
+    `assert config is not None` after it narrows the default's type.
 
-    Everything else is a runtime invariant of the library itself (state on `self`, values
-    computed in the function, asserts at module level or in a class body, in private
-    functions, methods of private classes, nested functions) and is **unsafe**, as are:
-    `assert False` (it becomes `raise AssertionError(...)`: the same exception, no longer
-    stripped by `-O`); message-less checks of a parameter's attribute (`assert
-    trainer.max_epochs is not None`, `assert algo.impl`: written to narrow a type for
-    mypy, about state handed in rather than user input; also `and`-ed with other
-    checks); `is not None` checks of a
-    parameter's attribute, with a message or not (`assert state.model is not None, "Model
-    must be in state"`: whether an object handed in has been set up), except on a
-    configuration (`cfg`, `config`, `*_config`, `args`, `options`, `hparams`, `params`,
-    `settings`: `assert cfg.device is not None, "set a device"` stays an input check);
-    message-less `assert x is not None` on a parameter whose signature lets it be None
-    (a `None` default, `Optional[...]` or `... | None`): the signature accepts None, the
-    assert narrows it where the library knows it is set; conditions on tensor values
-    (`.all()`, `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O`
-    removed and breaks the `torch.compile` graph where the assert did not); and every
-    assert in a file that catches `AssertionError` somewhere. So are asserts whose message
-    calls them a bug or an internal error (`"BUG: ..."`, `"should never happen"`) or says
-    the condition is checked elsewhere (`"checked on match()"`, `"already validated"`,
-    `"guaranteed by the sampler"`; not `"must be checked"`), checks of a parameter
-    that an earlier `if ...: raise` of the function already validates,
-    and every assert of a distribution (`pyproject.toml`, `setup.py`, `setup.cfg`,
-    `PKG-INFO` or `*.dist-info` at the root) that ships no tests (a test file holds a
-    `test*` function, a `Test*` class or a `TestCase`; helper modules such as
-    `test_utils.py` or `test_helpers.py` do not count): the tests that may expect its
-    AssertionError exist, but cannot be seen.
+    Everything else is an internal invariant of the library, or a check written for the
+    type checker, and an assert is the right tool for it: by default (`invariants =
+    "ignore"`) it is **left alone** without a word, as test code is. That is: asserts at
+    module level or in a class body, in nested functions, in private functions and the
+    methods of private classes; asserts that read values computed in the function (state
+    on `self` among them) or read no parameter; message-less checks of a parameter's
+    attribute (`assert trainer.max_epochs is not None`, `assert algo.impl`: written to
+    narrow a type for mypy, about state handed in rather than user input; also `and`-ed
+    with other checks); `is not None` checks of a parameter's attribute, with a message
+    or not (`assert state.model is not None, "Model must be in state"`: whether an object
+    handed in has been set up), except on a configuration (`cfg`, `config`, `*_config`,
+    `args`, `options`, `hparams`, `params`, `settings`: `assert cfg.device is not None,
+    "set a device"` stays an input check); message-less `assert x is not None` on a
+    parameter whose signature lets it be None (a `None` default, `Optional[...]` or
+    `... | None`), or after the body gave it its default: the assert narrows it where
+    the library knows it is set; asserts whose message calls them a bug or an internal
+    error (`"BUG: ..."`, `"should never happen"`) or says the condition is checked
+    elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
+    sampler"`; not `"must be checked"`); and checks of a parameter that an earlier
+    `if ...: raise` of the function already validates. With `invariants = "unsafe"`
+    they are offered as **unsafe** fixes instead, each with its reason.
+
+    The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
+    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`: the
+    same exception, no longer stripped by `-O`); conditions on tensor values (`.all()`,
+    `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O` removed
+    and breaks the `torch.compile` graph where the assert did not); every assert in a
+    file that catches `AssertionError` somewhere; and every assert of a distribution
+    (`pyproject.toml`, `setup.py`, `setup.cfg`, `PKG-INFO` or `*.dist-info` at the root)
+    that ships no tests (a test file holds a `test*` function, a `Test*` class or a
+    `TestCase`; helper modules such as `test_utils.py` or `test_helpers.py` do not
+    count): the tests that may expect its AssertionError exist, but cannot be seen.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -242,6 +286,11 @@ class AssertToRaise(Codemod):
     assert's message (an f-string by its literal parts; a message that is not a literal
     always fits), and a test that accepts the new exception too
     (`pytest.raises((AssertionError, ValueError))`, `except Exception`) does not count.
+    A test whose `match=` pattern (or `assertRaisesRegex` regex) finds at least three
+    words of the assert's message (an f-string by its literal parts) names that assert
+    and counts with no call path found (`match="only ReplayBuffer is supported"`, where a
+    library calls the project's class back); a pattern that fits an empty message
+    (`".*"`) names none.
     The finding names the test's file and line, and the calls that reach the assert.
 
     Never touched: test code (`test_*.py`, `*_test.py`, `conftest.py`, files under
@@ -268,6 +317,14 @@ class AssertToRaise(Codemod):
             "line-length", 88,
             "A `raise` longer than this (and than the assert it replaces) puts its message "
             "on a line of its own. Default: the project formatter's line length, else 88.",
+        ),
+        Option(
+            "invariants", "ignore",
+            'What to do with asserts that state an internal invariant or narrow a type '
+            '(private functions, values computed in the function, `assert self.x is not '
+            'None`): "ignore" (the default) leaves them alone without a word, "unsafe" '
+            "offers them as unsafe fixes.",
+            _invariants_mode,
         ),
     )
 
@@ -340,6 +397,7 @@ class _Decider:
         self.catches_assertion_error = bool(catching)
         self.checked_calls = _called_names(catching)  # called where AssertionError is caught
         self._expectations: tuple[Expectation, ...] | None = None
+        self.invariants = str(file.option("invariants", AssertToRaise))
 
     def expectations(self) -> tuple[Expectation, ...]:
         if self._expectations is None:
@@ -360,10 +418,17 @@ class _Decider:
         reported = self._reliance(node, function, exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
+        if self._invariant(node, function):
+            return None  # an internal invariant: an assert is the right tool
         decision = replace(decision, layout=self._layout(node, decision, function))
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
             return replace(decision, verdict=Verdict.UNSAFE, reason=unsafe)
+        rule = decision.layout.undocumented_rule
+        if rule is not None:
+            return replace(decision, verdict=Verdict.UNSAFE, reason=(
+                f"{rule} would flag the new raise: the docstring documents what the "
+                f"function raises, and {decision.exception} cannot be added to it safely"))
         return decision
 
     # -- how the new code is written -----------------------------------------------------
@@ -389,9 +454,49 @@ class _Decider:
                 and not parent.orelse and node.lineno > parent.lineno
                 and settings.enables("SIM102", path)):
             merge = True
+        raises_doc, undocumented = self._raises_doc(node, decision, function)
         return Layout(line_length, settings.quote, variable, merge,
                       self._continued_comment(node, line_length),
-                      settings.enables("COM812", path))
+                      settings.enables("COM812", path) or settings.enables("C812", path),
+                      raises_doc, undocumented)
+
+    def _raises_doc(self, node: ast.Assert, decision: Decision, function: _Function | None
+                    ) -> tuple[tuple[str, str] | None, str | None]:
+        """(the Raises entry to add to the function's docstring, or the lint rule that
+        flags the raise where it cannot be added): where darglint (`DAR401`) or ruff's
+        pydoclint rules (`DOC501`) run, and the docstring has sections."""
+        if function is None:
+            return None, None
+        settings = self.file.project.formatter_settings()
+        path = self._relative_path()
+        rule = next((rule for rule in ("DAR401", "DOC501") if settings.enables(rule, path)),
+                    None)
+        body = function.node.body
+        if (rule is None or not body or not isinstance(body[0], ast.Expr)
+                or not isinstance(body[0].value, ast.Constant)
+                or not isinstance(body[0].value.value, str)):
+            return None, None
+        text = body[0].value.value
+        exception = decision.exception
+        if docstring_style(text) is None or documents(text, exception):
+            return None, None
+        literal = self.file.source(body[0].value)
+        for description in (self._raises_description(node, decision),
+                            GENERIC_DESCRIPTION):
+            if with_raises(literal, [(exception, description)]) is not None:
+                return (exception, description), None
+        return None, rule
+
+    def _raises_description(self, node: ast.Assert, decision: Decision) -> str:
+        """What the Raises entry says: the assert's message, else its condition."""
+        message = node.msg
+        if isinstance(message, ast.Constant) and isinstance(message.value, str):
+            text = " ".join(message.value.split())
+            if text:
+                return text
+        if decision.always_fails:
+            return "If unreachable code is reached."
+        return f"If `{ast.unparse(node.test)}` does not hold."
 
     def _relative_path(self) -> str | None:
         try:
@@ -513,6 +618,11 @@ class _Decider:
             return (f"{test.path}:{test.line} expects AssertionError from a call that reaches "
                     f"this assert ({calls}): a raise would fail that test; change the check "
                     "and the test together")
+        matched = self._matched_by(node, exception)
+        if matched is not None:
+            return (f"{matched.path}:{matched.line} expects AssertionError matching "
+                    f"{matched.pattern!r}, which this assert's message fits: a raise would "
+                    "fail that test; change the check and the test together")
         return None
 
     def _expected_by(self, node: ast.Assert, function: _Function,
@@ -540,6 +650,29 @@ class _Decider:
                      if r.expectation.fits(message) and not r.expectation.accepts(exception)),
                     None)
 
+    def _matched_by(self, node: ast.Assert, exception: str) -> Expectation | None:
+        """The first test whose `match=` pattern (or `assertRaisesRegex` regex) finds
+        at least `MATCHED_WORDS` words of the assert's message: the test names the assert
+        by its message, whether or not the model follows the calls that reach it (a
+        library calling back into the project, a class picked at runtime). A pattern
+        that matches an empty message names nothing."""
+        message = self._message_text(node.msg)
+        if not message:
+            return None
+        for expectation in self.expectations():
+            pattern = expectation.pattern
+            if not pattern or expectation.accepts(exception):
+                continue
+            try:
+                if re.search(pattern, "") is not None:
+                    continue
+                found = re.search(pattern, message)
+            except re.error:
+                continue
+            if found is not None and len(found.group(0).split()) >= MATCHED_WORDS:
+                return expectation
+        return None
+
     def _message_text(self, message: ast.expr | None) -> str | None:
         """What `str(error)` holds, as far as the source says: "" for no message, an
         f-string's literal parts; None when the message is not a literal."""
@@ -554,55 +687,81 @@ class _Decider:
     # -- how sure it is an input check ---------------------------------------------------
 
     def _unsafe_reason(self, node: ast.Assert, function: _Function | None) -> str | None:
-        if function is None:
-            return "not in a function, so not an input check"
-        if function.nested:
-            return "in a nested function, so not an input check"
+        """Why the fix is unsafe; None where it is safe. Under `invariants = "ignore"`
+        (the default) an internal invariant or a type-narrowing check is left alone:
+        `decide` never gets here for it (see `_invariant`)."""
+        reasons = self._unsafe_reasons(node, function)
+        if self.invariants == "unsafe":
+            return next((reason for reason, _ in reasons), None)
         if _always_false(node.test):
-            return "always fails: marks code meant to be unreachable"
+            return ALWAYS_FAILS
+        return next((reason for reason, invariant in reasons if not invariant), None)
+
+    def _invariant(self, node: ast.Assert, function: _Function | None) -> bool:
+        """Whether the assert states an internal invariant of the library or narrows a
+        type (`assert self._buffer is not None`, a private function's check, a value
+        computed in the function): an assert is the right tool there, and under
+        `invariants = "ignore"` it is left alone without a word. `assert False` is not
+        one: it stays an unsafe fix (`raise AssertionError`)."""
+        if self.invariants != "ignore" or _always_false(node.test):
+            return False
+        return any(invariant for _, invariant in self._unsafe_reasons(node, function))
+
+    def _unsafe_reasons(self, node: ast.Assert,
+                        function: _Function | None) -> Iterator[tuple[str, bool]]:
+        """Every reason the fix is not safe, in the order they are told, each with
+        whether it makes the assert an internal invariant (True) or an uncertain input
+        check (False)."""
+        if function is None:
+            yield "not in a function, so not an input check", True
+            return
+        if function.nested:
+            yield "in a nested function, so not an input check", True
+            return
+        if _always_false(node.test):
+            yield ALWAYS_FAILS, False
         if self.catches_assertion_error:
-            return "this file catches AssertionError elsewhere"
+            yield "this file catches AssertionError elsewhere", False
         if not function.public:
             owner = f"{function.owner.name}." if function.owner is not None else ""
-            return f"{owner}{function.name}() is private: its checks are internal invariants"
+            yield f"{owner}{function.name}() is private: its checks are internal invariants", True
         message = self._message_text(node.msg)
         if message and INVARIANT_MESSAGE.search(message):
-            return "its message calls it an internal invariant, not a check of input"
+            yield "its message calls it an internal invariant, not a check of input", True
         inputs, defaulted, computed = self._names_read(node, function)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))
-            return f"reads {names}, computed in the function: an internal invariant"
+            yield f"reads {names}, computed in the function: an internal invariant", True
         if not inputs and not defaulted:
-            return "reads no parameter of the function: an internal invariant"
+            yield "reads no parameter of the function: an internal invariant", True
         narrowing = self._narrowing(node)
         narrowed, form = narrowing if narrowing is not None else (None, None)
         if (isinstance(narrowed, ast.Name) and narrowed.id in inputs and form is not None
                 and _is_not_none(form) and _may_be_none(function.node, narrowed.id)):
-            return (f"a check on `{narrowed.id}` with no message, where the signature lets "
-                    "it be None: written to narrow its type, not to check input")
+            yield (f"a check on `{narrowed.id}` with no message, where the signature lets "
+                   "it be None: written to narrow its type, not to check input"), True
         if isinstance(narrowed, ast.Attribute):
-            return (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
-                    "narrow its type: state handed in, more likely than user input")
+            yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
+                   "narrow its type: state handed in, more likely than user input"), True
         state = self._state_checked(node, function)
         if state is not None:
-            return (f"checks that `{state}` is set: the state of an object handed in, an "
-                    "Optional narrowed for the type checker more likely than user input")
+            yield (f"checks that `{state}` is set: the state of an object handed in, an "
+                   "Optional narrowed for the type checker more likely than user input"), True
         if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
-            return (f"a check on `{narrowed.id}` with no message, after giving it a default: "
-                    "written to narrow its type, not to check input")
+            yield (f"a check on `{narrowed.id}` with no message, after giving it a default: "
+                   "written to narrow its type, not to check input"), True
         if _reads_tensor_values(node.test):
-            return ("checks tensor values: the raise keeps a device sync that -O removed and "
-                    "breaks the torch.compile graph")
+            yield ("checks tensor values: the raise keeps a device sync that -O removed and "
+                   "breaks the torch.compile graph"), False
         validated = self._validated_before(node, function, inputs | defaulted)
         if validated is not None:
             name, line = validated
-            return (f"`{name}` is already checked by the raise at line {line}: the assert "
-                    "restates an internal invariant")
+            yield (f"`{name}` is already checked by the raise at line {line}: the assert "
+                   "restates an internal invariant"), True
         project = self.file.project
         if project.is_distribution() and not project.has_tests():
-            return ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
-                    "expect AssertionError cannot be checked")
-        return None
+            yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
+                   "expect AssertionError cannot be checked"), False
 
     def _validated_before(self, node: ast.Assert, function: _Function,
                           names: set[str]) -> tuple[str, int] | None:

@@ -13,10 +13,12 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor
 from torchfix.rewrite.edits import file_quote
 
 from .assert_to_raise import _PRAGMA, UNREACHABLE_MESSAGE, Decision
+from .raises_doc import with_raises
 
 # A new piece of code in place of an assert: small statements stay on their line, whole
 # lines (`msg = "..."` before a `raise`) and `if` blocks take lines of their own.
@@ -30,9 +32,45 @@ class AssertToRaiseEditor(Editor):
     # New `if`s whose trailing comment continues on comment lines below: those move up
     _pulls_comments: dict[int, int] = {}
 
+    # The Raises entries of the asserts rewritten in each enclosing function, innermost last
+    _raises: list[list[tuple[str, str]]] = []
+
     def visit_Module(self, node: cst.Module) -> None:
         self._quote = file_quote(self.file.text)
         self._pulls_comments = {}
+        self._raises = []
+
+    def done(self, finding: Finding) -> None:
+        super().done(finding)
+        entry = finding.data.layout.raises_doc if isinstance(finding.data, Decision) else None
+        if entry is not None and self._raises:
+            self._raises[-1].append(entry)
+
+    # -- the docstring's Raises section (DAR401, DOC501) ----------------------------------
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._raises.append([])
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        entries = self._raises.pop() if self._raises else []
+        body = updated_node.body
+        if not entries or not isinstance(body, cst.IndentedBlock) or not body.body:
+            return updated_node
+        first = body.body[0]
+        if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1
+                and isinstance(first.body[0], cst.Expr)
+                and isinstance(first.body[0].value, cst.SimpleString)):
+            return updated_node
+        docstring = first.body[0].value
+        text = with_raises(docstring.value, entries)
+        if text is None or text == docstring.value:
+            return updated_node
+        expression = first.body[0].with_changes(value=docstring.with_changes(value=text))
+        line = first.with_changes(body=[expression])
+        return updated_node.with_changes(
+            body=body.with_changes(body=[line, *body.body[1:]]))
 
     # -- statements holding asserts --------------------------------------------------------
 
@@ -342,6 +380,13 @@ class AssertToRaiseEditor(Editor):
             return self._fitted(_exploded(call, unit, relay=True), assertion, indent,
                                 line_length, fit)
         single = f"raise {_NO_CODE.code_for_node(call)}"
+        if _opens_triple_quoted(call) and indent + len(single.split("\n")[0]) > line_length:
+            # `raise ValueError("""long first line`: the string moves to a line of its own
+            # inside the call where its first line then fits; its text stays as it is.
+            exploded = _exploded(call, unit)
+            first = _NO_CODE.code_for_node(exploded.args[0].value).split("\n")[0]
+            if indent + len(unit) + len(first) <= line_length:
+                return exploded
         if "\n" in single:  # the message keeps its own layout
             return self._fitted(call, assertion, indent, line_length, fit)
         longest_before = max(
@@ -502,6 +547,18 @@ def _end_group(statements: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSma
     """The statements of one line, with no semicolon after the last."""
     *head, last = statements
     return [*head, last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]
+
+
+def _opens_triple_quoted(call: cst.Call) -> bool:
+    """`E(<triple-quoted text...>`: the call's message is a string over several lines,
+    opening on the call's line."""
+    (argument,) = call.args
+    value = argument.value
+    if isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace) or not isinstance(
+            value, (cst.SimpleString, cst.FormattedString)):
+        return False
+    code = _NO_CODE.code_for_node(value)
+    return "\n" in code and value.quote in ('"""', "'''")
 
 
 def _with_trailing_comma(call: cst.Call) -> cst.Call:

@@ -8,10 +8,19 @@ then `pyproject.toml` (`[tool.ruff]`, else `[tool.black]`). Quote style: ruff's
 then follows the file's own majority. Rules: `[lint] select`/`extend-select` (also the
 older top-level keys), less `ignore`/`extend-ignore` and the `per-file-ignores` whose
 pattern matches the file, by prefix (`"EM"` and `"ALL"` select `EM101`).
+
+flake8 plugins count too, where the project runs them: darglint (`DAR401`, ...) when
+`setup.cfg`, `tox.ini` or `.flake8` has a `[darglint]` section or the project lists
+`darglint` among its requirements (`requirements*.txt`, `requirements/*.txt`,
+`setup.py`, `setup.cfg`, `pyproject.toml`, `.pre-commit-config.yaml`); flake8-commas
+(`C812`, ...) when flake8 is configured (a `[flake8]` section, or flake8 in the
+pre-commit configuration) and `flake8-commas` is listed. The `[flake8]` section's
+`ignore`/`extend-ignore` and `per-file-ignores` apply to them.
 """
 
 from __future__ import annotations
 
+import configparser
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -27,10 +36,21 @@ class FormatterSettings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The flake8 plugins the project runs ("darglint", "flake8-commas"), and the rules
+    # its `[flake8]` section ignores, for all files or by pattern.
+    plugins: tuple[str, ...] = ()
+    flake8_ignore: tuple[str, ...] = ()
+    flake8_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def enables(self, rule: str, path: str | None = None) -> bool:
-        """Whether the lint rule `rule` (`"EM101"`) is enabled for the file at `path`
-        (relative to the project root, `/`-separated; None: any file)."""
+        """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
+        `"C812"`) is enabled for the file at `path` (relative to the project root,
+        `/`-separated; None: any file)."""
+        plugin = next((name for name, prefix in _PLUGIN_RULES if rule.startswith(prefix)
+                       and rule[len(prefix):].isdigit()), None)
+        if plugin is not None:
+            return plugin in self.plugins and not _ignored(
+                rule, self.flake8_ignore, self.flake8_per_file_ignores, path)
         if not any(_covers(code, rule) for code in self.select):
             return False
         if any(_covers(code, rule) for code in self.ignore):
@@ -71,7 +91,86 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     elif black is not None:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
-    return FormatterSettings(line_length, quote, tuple(select), tuple(ignore), tuple(per_file))
+    plugins, flake8_ignore, flake8_per_file = _flake8_plugins(root)
+    return FormatterSettings(line_length, quote, tuple(select), tuple(ignore), tuple(per_file),
+                             plugins, flake8_ignore, flake8_per_file)
+
+
+# flake8 plugins and the prefix of their rules.
+_PLUGIN_RULES = (("darglint", "DAR"), ("flake8-commas", "C8"))
+_FLAKE8_CONFIGS = ("setup.cfg", "tox.ini", ".flake8")
+_REQUIREMENT_FILES = ("setup.py", "setup.cfg", "pyproject.toml", ".pre-commit-config.yaml",
+                      "requirements.txt", "requirements-dev.txt", "dev-requirements.txt",
+                      "requirements_dev.txt", "environment.yml")
+_MAX_FILE_BYTES = 1_000_000
+
+
+def _flake8_plugins(
+    root: Path,
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """(the flake8 plugins the project runs, the rules `[flake8]` ignores, its
+    per-file-ignores)."""
+    sections: dict[str, dict[str, str]] = {}
+    for name in _FLAKE8_CONFIGS:
+        parser = configparser.RawConfigParser(strict=False)
+        try:
+            path = root / name
+            if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+                continue
+            parser.read_string(path.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, configparser.Error):
+            continue
+        for section in ("flake8", "darglint"):
+            if parser.has_section(section) and section not in sections:
+                sections[section] = dict(parser.items(section))
+    listed = _listed_packages(root)
+    plugins: list[str] = []
+    if "darglint" in sections or "darglint" in listed:
+        plugins.append("darglint")
+    if ("flake8" in sections or "flake8" in listed) and "flake8-commas" in listed:
+        plugins.append("flake8-commas")
+    flake8 = sections.get("flake8", {})
+    ignore = [code for key in ("ignore", "extend-ignore", "extend_ignore")
+              for code in _flake8_codes(flake8.get(key, ""))]
+    per_file: list[tuple[str, tuple[str, ...]]] = []
+    for entry in re.split(r"\n|(?<=\S)\s+(?=\S+:)", flake8.get("per-file-ignores", "")):
+        pattern, _, codes = entry.strip().partition(":")
+        if pattern and codes:
+            per_file.append((pattern.strip(), tuple(_flake8_codes(codes))))
+    return tuple(plugins), tuple(ignore), tuple(per_file)
+
+
+def _flake8_codes(value: str) -> list[str]:
+    return [code.strip().upper() for code in re.split(r"[,\s]+", value) if code.strip()]
+
+
+def _listed_packages(root: Path) -> set[str]:
+    """Which of flake8, darglint and flake8-commas the project's requirement and
+    pre-commit files name."""
+    paths = [root / name for name in _REQUIREMENT_FILES]
+    for pattern in ("requirements*.txt", "requirements/*.txt"):
+        paths += sorted(root.glob(pattern))
+    found: set[str] = set()
+    for path in paths:
+        try:
+            if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace").lower()
+        except OSError:
+            continue
+        for name in ("flake8", "darglint", "flake8-commas"):
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+                found.add(name)
+    return found
+
+
+def _ignored(rule: str, ignore: tuple[str, ...],
+             per_file: tuple[tuple[str, tuple[str, ...]], ...], path: str | None) -> bool:
+    if any(rule.startswith(code) for code in ignore):
+        return True
+    return path is not None and any(
+        any(rule.startswith(code) for code in codes) and _matches(pattern, path)
+        for pattern, codes in per_file)
 
 
 def _table(value: object) -> dict[str, Any]:

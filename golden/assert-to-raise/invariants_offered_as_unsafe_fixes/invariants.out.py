@@ -1,4 +1,3 @@
-# golden-args: --unsafe-fixes
 import torch
 
 MAX_ENVS = 512

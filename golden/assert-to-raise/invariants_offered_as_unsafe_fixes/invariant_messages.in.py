@@ -1,0 +1,9 @@
+def schedule(step, warmup, total):
+    if warmup < 0:
+        raise ValueError(f"warmup must be >= 0, got {warmup}")
+    assert warmup >= 0 and warmup <= total
+    assert step <= total, "BUG: the scheduler ran past its last step"
+    assert total > 0, "this should never happen"
+    assert step >= 0, f"Internal error: step {step} went negative"
+    assert total < 10**9, "debug builds cap the total"
+    return min(1.0, step / max(1, warmup))

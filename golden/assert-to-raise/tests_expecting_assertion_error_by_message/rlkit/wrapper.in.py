@@ -1,0 +1,20 @@
+from stable_baselines3.common.buffers import ReplayBuffer
+
+
+class ReplayBufferRewardWrapper:
+    def __init__(self, buffer_size, observation_space, *, replay_buffer_class, reward_fn):
+        assert replay_buffer_class is ReplayBuffer, "only ReplayBuffer is supported"
+        assert buffer_size > 0, "buffer_size must be positive"
+        self.reward_fn = reward_fn
+
+
+def check_gamma(gamma):
+    assert 0 < gamma <= 1, f"gamma must be in (0, 1], got {gamma}"
+    assert gamma != 0.5, "gamma is not supported"
+    assert gamma != 0.25, "gamma of a quarter is not supported"
+    return gamma
+
+
+def check_horizon(horizon):
+    assert horizon > 0, "the horizon must be positive"
+    return horizon

@@ -1,0 +1,73 @@
+"""flake8 plugins a project runs (darglint, flake8-commas) read by the formatter settings,
+and the docstring Raises sections assert-to-raise writes for them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codemods.assertions.raises_doc import documents, with_raises
+from torchfix.model.formatter import find_formatter_settings
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("files, darglint, commas", [
+    ({"setup.cfg": "[darglint]\nstrictness = short\n"}, True, False),
+    ({"tox.ini": "[flake8]\nmax-line-length = 88\n",
+      "requirements-dev.txt": "flake8-commas==2.1.0\ndarglint~=1.8\n"}, True, True),
+    ({".pre-commit-config.yaml": "- repo: https://github.com/pycqa/flake8\n"
+                                 "  additional_dependencies: [flake8-commas]\n"}, False, True),
+    # flake8-commas without flake8 (a name in a list of pins, say): not run
+    ({"requirements.txt": "flake8-commas\n"}, False, False),
+    ({"setup.cfg": "[flake8]\nextend-ignore = E203, DAR401, C8\n[darglint]\n"}, False, False),
+    ({"setup.cfg": "[tool:pytest]\n"}, False, False),
+])
+def test_flake8_plugins(tmp_path, files, darglint, commas):
+    settings = find_formatter_settings(_project(tmp_path, files))
+    assert settings.enables("DAR401", "pkg/module.py") is darglint
+    assert settings.enables("C812", "pkg/module.py") is commas
+    assert not settings.enables("COM812") and not settings.enables("DOC501")
+
+
+def test_flake8_per_file_ignores(tmp_path):
+    settings = find_formatter_settings(_project(tmp_path, {
+        "setup.cfg": "[flake8]\nper-file-ignores =\n    pkg/legacy/*.py:D,F841\n"
+                     "    setup.py:E501\n[darglint]\n"}))
+    assert not settings.enables("DAR401", "pkg/legacy/old.py")
+    assert settings.enables("DAR401", "pkg/new.py")
+
+
+GOOGLE = '''"""Scale.
+
+        Args:
+            x: the input.
+        """'''
+
+
+def test_a_raises_section_is_added_once():
+    once = with_raises(GOOGLE, [("ValueError", "x must be positive")])
+    assert once == ('"""Scale.\n\n        Args:\n            x: the input.\n\n'
+                    '        Raises:\n            ValueError: x must be positive\n        """')
+    assert with_raises(once, [("ValueError", "x must be positive")]) == once
+    assert documents(once[3:-3], "ValueError") and not documents(once[3:-3], "TypeError")
+
+
+@pytest.mark.parametrize("literal", [
+    '"""One line."""',  # no sections
+    'f"""Scale.\n\n    Args:\n        x: the input.\n    """',  # not a plain string
+    '"""Scale.\n\n    Args:\n        x: the input."""',  # closing quotes after the text
+])
+def test_docstrings_not_edited(literal):
+    assert with_raises(literal, [("ValueError", "x must be positive")]) is None
+
+
+@pytest.mark.parametrize("description", ['say "hi"', "a \\ b", "two\nlines"])
+def test_descriptions_that_need_escaping_are_refused(description):
+    assert with_raises(GOOGLE, [("ValueError", description)]) is None
