@@ -156,6 +156,15 @@ LOGGED_MEDIA = frozenset(
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
 )
+# Words that name a re-creatable output rather than a checkpoint: results and metrics of a
+# run, benchmark outputs, cached or precomputed features and embeddings.
+RESULT_WORDS = frozenset(
+    {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
+     "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
+)
+# Functions a script runs once: `main()`, and what command decorators mark.
+ENTRY_POINTS = frozenset({"main", "cli"})
+COMMAND_DECORATORS = frozenset({"command", "main"})  # app.command(), click.command, hydra.main
 # Clocks: a save between two reads of one is being measured.
 TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
@@ -374,6 +383,15 @@ class AtomicSave(Codemod):
       TensorBoard-style `add_video`/`add_image`, or a method of a `...Logger` class,
       unless a function's name says checkpoint, state, model or weights
       (`dump_checkpoint` is rewritten);
+    - re-creatable outputs, where a crash costs only a re-run: a destination naming
+      results, metrics, a benchmark, a cache, features, embeddings or predictions
+      (unless it also says checkpoint, model, state or weights), a cache the function
+      loads where it exists and saves where it does not (`if not path.exists():
+      torch.save(x, path)` beside a `torch.load(path)`), and a save that runs once per
+      run of a script: outside any loop, at module level, under `if __name__ ==
+      "__main__":`, or in `main()` or a function decorated as a command
+      (`@app.command()`, `@click.command()`, `@hydra.main()`). Saves in epoch or step
+      loops and `save_checkpoint`-style functions are rewritten;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -586,7 +604,7 @@ class _Facts:
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
-        if self._is_debug_artifact(destination, call):
+        if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call):
             return None
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
@@ -784,6 +802,70 @@ class _Facts:
             or (len(w) == 2 and w[0] == "add" and w[1] in LOGGED_MEDIA)  # add_video
             for w in words
         )
+
+    def _is_recreatable(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes a file that a crash costs only a re-run, not a
+        checkpoint: a result, metrics, cached features or embeddings (named so in the
+        destination, unless it also says checkpoint or model), a cache filled where it is
+        missing (`if not os.path.exists(path): ...; torch.save(x, path)`), or a
+        one-shot output of a script: a save outside any loop at module level, under
+        `if __name__ == "__main__":`, or in a `main` or CLI-command function."""
+        words = _words_in(destination)
+        if words & RESULT_WORDS and not words & CHECKPOINT_WORDS:
+            return True
+        if self._fills_cache(destination, call):
+            return True
+        return self._once_in_a_script(call)
+
+    def _fills_cache(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save fills a cache: the function loads the destination where it
+        exists, and saves it where it does not: an `if` around the call tests that it
+        does not exist yet (`if not path.exists():`, the call in its body; `if
+        os.path.isfile(path): ... else:`, the call in its else branch), or an earlier
+        `if` tests that it exists. (A save that only refuses to overwrite, with no
+        load, is a checkpointer's: it stays.)"""
+        target = ast.dump(destination)
+        function = self.model.enclosing_function(call)
+        container: ast.AST = function if function is not None else self.tree
+        if not any(
+                isinstance(node, ast.Call) and node.args and ast.dump(node.args[0]) == target
+                and _dotted(node.func).rsplit(".", 1)[-1].endswith("load")
+                for node in ast.walk(container)):
+            return False
+        for node in ast.walk(container):
+            if isinstance(node, ast.If) and node.lineno < call.lineno and \
+                    self.model.enclosing_function(node) is function:
+                checked = _existence_check(node.test)
+                if checked is not None and not checked[1] and \
+                        ast.dump(checked[0]) == target:
+                    return True  # if path.exists(): return torch.load(path)
+        child: ast.AST = call
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, ast.If):
+                checked = _existence_check(ancestor.test)
+                if checked is not None and ast.dump(checked[0]) == target:
+                    negated = checked[1]
+                    in_body = any(child is node for node in ancestor.body)
+                    if in_body == negated:
+                        return True
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                break
+            child = ancestor
+        return False
+
+    def _once_in_a_script(self, call: ast.Call) -> bool:
+        """Whether the save runs once per run of a script: outside any loop, and at
+        module level, under `if __name__ == "__main__":`, or in a function named `main`
+        or decorated as a command (`@app.command()`, `@click.command()`, `@hydra.main`)."""
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While, ast.comprehension,
+                                     ast.Lambda, ast.ClassDef)):
+                return False
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return self.model.enclosing_function(ancestor) is None and (
+                    ancestor.name in ENTRY_POINTS
+                    or any(_is_command(decorator) for decorator in ancestor.decorator_list))
+        return True  # module level: a script's statements
 
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""
@@ -1247,6 +1329,48 @@ def _always_leaves(statements: list[ast.stmt]) -> bool:
     if isinstance(last, ast.If):
         return bool(last.orelse) and _always_leaves(last.body) and _always_leaves(last.orelse)
     return False
+
+
+def _words_in(node: ast.AST) -> set[str]:
+    """The words of the identifiers and strings in an expression."""
+    words: set[str] = set()
+    for child in ast.walk(node):
+        identifier = _identifier(child)
+        if identifier is None and isinstance(child, ast.Constant) and \
+                isinstance(child.value, str):
+            identifier = child.value.replace("/", "_").replace(".", "_").replace("-", "_")
+        if identifier is not None:
+            words.update(identifier_words(identifier))
+    return words
+
+
+def _existence_check(test: ast.expr) -> tuple[ast.expr, bool] | None:
+    """(the path, negated) for `os.path.exists(path)`, `os.path.isfile(path)`,
+    `path.exists()`, `path.is_file()`, `Path(path).exists()`, each maybe under `not`."""
+    negated = False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = True, test.operand
+    if not isinstance(test, ast.Call):
+        return None
+    name = _dotted(test.func)
+    if name.rsplit(".", 1)[-1] in ("exists", "isfile") and name.startswith(
+            ("os.path.", "path.", "osp.")) and len(test.args) == 1:
+        return test.args[0], negated
+    if isinstance(test.func, ast.Attribute) and test.func.attr in ("exists", "is_file") \
+            and not test.args:
+        receiver = test.func.value
+        if isinstance(receiver, ast.Call) and len(receiver.args) == 1 and \
+                _dotted(receiver.func).rsplit(".", 1)[-1] == "Path":
+            receiver = receiver.args[0]
+        return receiver, negated
+    return None
+
+
+def _is_command(decorator: ast.expr) -> bool:
+    """`@app.command()`, `@click.command`, `@hydra.main(...)`, `@cli.command("x")`."""
+    if isinstance(decorator, ast.Call):
+        decorator = decorator.func
+    return isinstance(decorator, ast.Attribute) and decorator.attr in COMMAND_DECORATORS
 
 
 def _reads_timer(statement: ast.stmt) -> bool:
