@@ -295,7 +295,8 @@ class AtomicSave(Codemod):
     ```
     `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
     standard library group of the imports, in the project's sort order (ruff's or isort's
-    settings: `force-sort-within-sections` mixes plain and from-imports; a new group
+    settings: `force-sort-within-sections` mixes plain and from-imports, `length-sort`
+    puts shorter module names first; a new group
     before the others if the file has none), so isort and ruff's `I001` stay happy. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
     it as it is at any line length from 79 up; its strings use the project's quote style
