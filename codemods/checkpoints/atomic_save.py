@@ -99,6 +99,39 @@ def {name}(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 '''
 
+# The same helper for projects whose linter asks for pathlib (ruff's flake8-use-pathlib,
+# `PTH`): `Path.resolve`, `.stat()`, `.open()`, `.chmod()`, `.replace()` instead of
+# `os.path.*`, `os.stat`, `open`, `os.chmod`, `os.replace`, with the same behaviour.
+HELPER_TEMPLATE_PATHLIB = HELPER_TEMPLATE.replace(
+    "    path = os.path.realpath(f)  # through symlinks, like torch.save\n"
+    "    folder = os.path.dirname(path)\n"
+    "    name = os.path.basename(os.fspath(f))  # the archive is named after it\n"
+    "    old = os.stat(path) if os.path.exists(path) else None\n",
+    "    path = pathlib.Path(f).resolve()  # through symlinks, like torch.save\n"
+    "    folder = path.parent\n"
+    "    name = pathlib.Path(os.fspath(f)).name  # the archive is named after it\n"
+    "    old = path.stat() if path.exists() else None\n",
+).replace(
+    "        in_place = in_place or not os.path.isfile(path)\n",
+    "        in_place = in_place or not path.is_file()\n",
+).replace(
+    "        tmp_path = os.path.join(tmp_folder, name)\n",
+    "        tmp_path = pathlib.Path(tmp_folder) / name\n",
+).replace(
+    '        with open(tmp_path, "rb+") as tmp:\n',
+    '        with tmp_path.open("rb+") as tmp:\n',
+).replace(
+    "            os.chmod(tmp_path, old.st_mode & 0o7777)\n",
+    "            tmp_path.chmod(old.st_mode & 0o7777)\n",
+).replace(
+    "        os.replace(tmp_path, path)\n",
+    "        tmp_path.replace(path)\n",
+)
+PATHLIB_HELPER_IMPORTS = ("os", "pathlib", "shutil", "tempfile", "typing")
+# ruff's flake8-use-pathlib rules the plain helper would break.
+PATHLIB_RULES = ("PTH100", "PTH101", "PTH105", "PTH110", "PTH113", "PTH116", "PTH118",
+                 "PTH119", "PTH120", "PTH123")
+
 # The package's helper module ("module"): the same function, sorted imports, nothing else.
 HELPER_MODULE_TEMPLATE = '''\
 """One atomic torch.save for the whole package: see atomic_save below.
@@ -107,10 +140,7 @@ Inserted by torchfix (atomic-save). The modules of this package that save
 checkpoints import atomic_save from here instead of each defining its own.
 """
 
-import os
-import shutil
-import tempfile
-import typing
+{imports}
 
 import torch
 
@@ -299,7 +329,8 @@ class AtomicSave(Codemod):
     puts shorter module names first; a new group
     before the others if the file has none), so isort and ruff's `I001` stay happy. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
-    it as it is at any line length from 79 up; its strings use the project's quote style
+    it as it is at any line length from 79 up (where ruff's `PTH` rules are on, it is
+    written with pathlib and imports `pathlib`); its strings use the project's quote style
     (ruff's `quote-style`, black's normalization, else the file's majority). A helper an
     earlier torchfix inserted (unannotated, either quote) is recognised by its name and
     docstring marker and reused, never doubled. A line that the longer name pushes past
@@ -1011,14 +1042,17 @@ class _Helper:
         if blocker is None and save is None:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
-        blocker = blocker or self._clashes(HELPER_IMPORTS)
+        pathlib = wants_pathlib(self.file)
+        modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        blocker = blocker or self._clashes(modules)
         if blocker is not None:
             return None, blocker, ()
         assert save is not None
-        missing = [module for module in HELPER_IMPORTS
+        missing = [module for module in modules
                    if not self.model.module_scope.local(module)]
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
-        definition = HELPER_TEMPLATE.format(name=HELPER, save=save)
+        template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
+        definition = template.format(name=HELPER, save=save)
         quote = self.file.project.formatter_settings().quote
         return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
                           quote), None, ()
@@ -1073,7 +1107,7 @@ class _Helper:
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             quote = self.file.project.formatter_settings().quote or '"'
-            creates = (CreateFile(path, helper_module_source(quote)),)
+            creates = (CreateFile(path, helper_module_source(quote, wants_pathlib(self.file))),)
         imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -1096,11 +1130,26 @@ class _Helper:
         return None
 
 
-def helper_module_source(quote: str = '"') -> str:
+def helper_module_source(quote: str = '"', pathlib: bool = False) -> str:
     """The package helper module: the helper, reaching torch as `torch`, its strings in
-    `quote`."""
-    return HELPER_MODULE_TEMPLATE.format(helper=in_quotes(
-        HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"), quote))
+    `quote`; written with pathlib where the project's linter asks for it."""
+    template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
+    modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+    return HELPER_MODULE_TEMPLATE.format(
+        imports="\n".join(f"import {module}" for module in modules),
+        helper=in_quotes(template.format(name=MODULE_HELPER, save="torch.save"), quote))
+
+
+def wants_pathlib(file: FileContext) -> bool:
+    """Whether the project's ruff configuration enables flake8-use-pathlib rules that the
+    plain helper breaks, for this file."""
+    settings = file.project.formatter_settings()
+    path: str | None
+    try:
+        path = file.path.resolve().relative_to(file.project.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        path = None
+    return any(settings.enables(rule, path) for rule in PATHLIB_RULES)
 
 
 def in_quotes(helper: str, quote: str) -> str:
