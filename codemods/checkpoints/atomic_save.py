@@ -127,6 +127,36 @@ HELPER_TEMPLATE_PATHLIB = HELPER_TEMPLATE.replace(
     "        os.replace(tmp_path, path)\n",
     "        tmp_path.replace(path)\n",
 )
+# The helper's parameters, documented where the project checks docstrings with darglint
+# (its DAR101 wants every parameter in the docstring's Args section), in its style.
+HELPER_PARAMETERS = (  # (name, annotation, description)
+    ("obj", "object", "what torch.save saves."),
+    ("f", "typing.Any", "the destination: a path, a buffer or an open file."),
+    ("*args", "typing.Any", "passed on to torch.save."),
+    ("**kwargs", "typing.Any", "passed on to torch.save."),
+)
+_DOCSTRING_END = '    torch.save in place, exactly as before.\n    """\n'
+
+
+def documented(template: str, style: str | None) -> str:
+    """The helper's template with an Args section in darglint's `style` (`google`,
+    `sphinx` or `numpy`); unchanged for None (the project does not use darglint)."""
+    if style is None:
+        return template
+    if style == "sphinx":
+        lines = [f"    :param {name.lstrip('*')}: {text}" for name, _, text in HELPER_PARAMETERS]
+    elif style == "numpy":
+        lines = ["    Parameters", "    ----------"]
+        for name, annotation, text in HELPER_PARAMETERS:
+            lines += [f"    {name} : {annotation}", f"        {text[0].upper()}{text[1:]}"]
+    else:
+        lines = ["    Args:"] + [f"        {name}: {text[0].upper()}{text[1:]}"
+                                  for name, _, text in HELPER_PARAMETERS]
+    section = "\n".join(lines)
+    return template.replace(_DOCSTRING_END, _DOCSTRING_END.replace(
+        '    """\n', f"\n{section}\n    \"\"\"\n"))
+
+
 PATHLIB_HELPER_IMPORTS = ("os", "pathlib", "shutil", "tempfile", "typing")
 # ruff's flake8-use-pathlib rules the plain helper would break.
 PATHLIB_RULES = ("PTH100", "PTH101", "PTH105", "PTH110", "PTH113", "PTH116", "PTH118",
@@ -330,7 +360,9 @@ class AtomicSave(Codemod):
     before the others if the file has none), so isort and ruff's `I001` stay happy. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
     it as it is at any line length from 79 up (where ruff's `PTH` rules are on, it is
-    written with pathlib and imports `pathlib`); its strings use the project's quote style
+    written with pathlib and imports `pathlib`; where darglint checks docstrings, its
+    docstring lists its parameters in darglint's style); its strings use the project's
+    quote style
     (ruff's `quote-style`, black's normalization, else the file's majority). A helper an
     earlier torchfix inserted (unannotated, either quote) is recognised by its name and
     docstring marker and reused, never doubled. A line that the longer name pushes past
@@ -1052,7 +1084,8 @@ class _Helper:
                    if not self.model.module_scope.local(module)]
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
         template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
-        definition = template.format(name=HELPER, save=save)
+        style = self.file.project.darglint_style()
+        definition = documented(template, style).format(name=HELPER, save=save)
         quote = self.file.project.formatter_settings().quote
         return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
                           quote), None, ()
@@ -1107,7 +1140,8 @@ class _Helper:
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             quote = self.file.project.formatter_settings().quote or '"'
-            creates = (CreateFile(path, helper_module_source(quote, wants_pathlib(self.file))),)
+            creates = (CreateFile(path, helper_module_source(
+                quote, wants_pathlib(self.file), self.file.project.darglint_style())),)
         imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -1130,10 +1164,13 @@ class _Helper:
         return None
 
 
-def helper_module_source(quote: str = '"', pathlib: bool = False) -> str:
+def helper_module_source(quote: str = '"', pathlib: bool = False,
+                         docstring_style: str | None = None) -> str:
     """The package helper module: the helper, reaching torch as `torch`, its strings in
-    `quote`; written with pathlib where the project's linter asks for it."""
-    template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
+    `quote`; written with pathlib where the project's linter asks for it, its parameters
+    documented in darglint's `docstring_style` where the project uses darglint."""
+    template = documented(HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE,
+                          docstring_style)
     modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
     return HELPER_MODULE_TEMPLATE.format(
         imports="\n".join(f"import {module}" for module in modules),
