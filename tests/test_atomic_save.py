@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from git_helpers import git, isolate_git, make_repo, status, torchfix, write_files
@@ -453,3 +454,77 @@ def test_the_helper_is_annotated_and_lint_clean(tmp_path: Path) -> None:
     assert helper.returns is not None
     assert all(a.annotation is not None for a in (*arguments.args, arguments.vararg,
                                                   arguments.kwarg) if a is not None)
+
+
+def _helper_function(template: str) -> Any:
+    from codemods.checkpoints.atomic_save import in_quotes
+
+    namespace: dict[str, Any] = {}
+    header = "import os\nimport pathlib\nimport shutil\nimport tempfile\nimport typing\n\n" \
+             "import torch\n\n\n"
+    exec(header + in_quotes(template.format(name="helper", save="torch.save"), '"'),
+         namespace)
+    return namespace["helper"]
+
+
+@pytest.mark.parametrize("variant", ["os", "pathlib"])
+def test_the_pathlib_helper_does_what_the_os_helper_does(variant: str, tmp_path: Path) -> None:
+    # Projects that enable ruff's PTH rules get the pathlib helper: same files, modes,
+    # symlinks followed, buffers passed through, nothing left behind.
+    import io
+
+    import torch
+
+    from codemods.checkpoints.atomic_save import HELPER_TEMPLATE, HELPER_TEMPLATE_PATHLIB
+
+    helper = _helper_function(HELPER_TEMPLATE_PATHLIB if variant == "pathlib"
+                              else HELPER_TEMPLATE)
+    state = {"w": torch.arange(4)}
+    new = tmp_path / "new.pt"
+    helper(state, str(new))
+    expected = io.BytesIO()
+    torch.save(state, expected)
+    reference = tmp_path / "reference" / "new.pt"
+    reference.parent.mkdir()
+    torch.save(state, reference)
+    assert new.read_bytes() == reference.read_bytes()
+    assert new.stat().st_mode == reference.stat().st_mode
+    old = tmp_path / "old.pt"
+    old.write_bytes(b"old")
+    old.chmod(0o640)
+    helper(state, old)
+    assert torch.equal(torch.load(old, weights_only=True)["w"], state["w"])
+    assert old.stat().st_mode & 0o7777 == 0o640
+    link = tmp_path / "link.pt"
+    link.symlink_to(old)
+    helper({"w": torch.zeros(2)}, link)
+    assert link.is_symlink()
+    assert torch.equal(torch.load(old, weights_only=True)["w"], torch.zeros(2))
+    buffer = io.BytesIO()
+    helper(state, buffer)
+    assert buffer.getvalue()[:2] == expected.getvalue()[:2]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp left
+
+
+def test_the_pathlib_helper_is_pathlib_clean(tmp_path: Path) -> None:
+    from codemods.checkpoints.atomic_save import HELPER_TEMPLATE_PATHLIB, helper_module_source
+
+    header = "import os\nimport pathlib\nimport shutil\nimport tempfile\nimport typing\n\n" \
+             "import torch\n\n\n"
+    inline = header + HELPER_TEMPLATE_PATHLIB.format(name="_torchfix_atomic_save",
+                                                     save="torch.save")
+    write_files(tmp_path, {"inline.py": inline.encode(),
+                           "module.py": helper_module_source(pathlib=True).encode()})
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--line-length",
+         "79", "--select", "E,W,F,I,B,UP,SIM,RUF,PTH,ANN001,ANN002,ANN003,ANN201,ANN202",
+         "--target-version", "py38", "--output-format", "concise", "."],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    formatted = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--no-cache", "--check",
+         "--diff", "--line-length", "79", "."],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr

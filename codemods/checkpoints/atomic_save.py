@@ -99,6 +99,69 @@ def {name}(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 '''
 
+# The same helper for projects whose linter asks for pathlib (ruff's flake8-use-pathlib,
+# `PTH`): `Path.resolve`, `.stat()`, `.open()`, `.chmod()`, `.replace()` instead of
+# `os.path.*`, `os.stat`, `open`, `os.chmod`, `os.replace`, with the same behaviour.
+HELPER_TEMPLATE_PATHLIB = HELPER_TEMPLATE.replace(
+    "    path = os.path.realpath(f)  # through symlinks, like torch.save\n"
+    "    folder = os.path.dirname(path)\n"
+    "    name = os.path.basename(os.fspath(f))  # the archive is named after it\n"
+    "    old = os.stat(path) if os.path.exists(path) else None\n",
+    "    path = pathlib.Path(f).resolve()  # through symlinks, like torch.save\n"
+    "    folder = path.parent\n"
+    "    name = pathlib.Path(os.fspath(f)).name  # the archive is named after it\n"
+    "    old = path.stat() if path.exists() else None\n",
+).replace(
+    "        in_place = in_place or not os.path.isfile(path)\n",
+    "        in_place = in_place or not path.is_file()\n",
+).replace(
+    "        tmp_path = os.path.join(tmp_folder, name)\n",
+    "        tmp_path = pathlib.Path(tmp_folder) / name\n",
+).replace(
+    '        with open(tmp_path, "rb+") as tmp:\n',
+    '        with tmp_path.open("rb+") as tmp:\n',
+).replace(
+    "            os.chmod(tmp_path, old.st_mode & 0o7777)\n",
+    "            tmp_path.chmod(old.st_mode & 0o7777)\n",
+).replace(
+    "        os.replace(tmp_path, path)\n",
+    "        tmp_path.replace(path)\n",
+)
+# The helper's parameters, documented where the project checks docstrings with darglint
+# (its DAR101 wants every parameter in the docstring's Args section), in its style.
+HELPER_PARAMETERS = (  # (name, annotation, description)
+    ("obj", "object", "what torch.save saves."),
+    ("f", "typing.Any", "the destination: a path, a buffer or an open file."),
+    ("*args", "typing.Any", "passed on to torch.save."),
+    ("**kwargs", "typing.Any", "passed on to torch.save."),
+)
+_DOCSTRING_END = '    torch.save in place, exactly as before.\n    """\n'
+
+
+def documented(template: str, style: str | None) -> str:
+    """The helper's template with an Args section in darglint's `style` (`google`,
+    `sphinx` or `numpy`); unchanged for None (the project does not use darglint)."""
+    if style is None:
+        return template
+    if style == "sphinx":
+        lines = [f"    :param {name.lstrip('*')}: {text}" for name, _, text in HELPER_PARAMETERS]
+    elif style == "numpy":
+        lines = ["    Parameters", "    ----------"]
+        for name, annotation, text in HELPER_PARAMETERS:
+            lines += [f"    {name} : {annotation}", f"        {text[0].upper()}{text[1:]}"]
+    else:
+        lines = ["    Args:"] + [f"        {name}: {text[0].upper()}{text[1:]}"
+                                  for name, _, text in HELPER_PARAMETERS]
+    section = "\n".join(lines)
+    return template.replace(_DOCSTRING_END, _DOCSTRING_END.replace(
+        '    """\n', f"\n{section}\n    \"\"\"\n"))
+
+
+PATHLIB_HELPER_IMPORTS = ("os", "pathlib", "shutil", "tempfile", "typing")
+# ruff's flake8-use-pathlib rules the plain helper would break.
+PATHLIB_RULES = ("PTH100", "PTH101", "PTH105", "PTH110", "PTH113", "PTH116", "PTH118",
+                 "PTH119", "PTH120", "PTH123")
+
 # The package's helper module ("module"): the same function, sorted imports, nothing else.
 HELPER_MODULE_TEMPLATE = '''\
 """One atomic torch.save for the whole package: see atomic_save below.
@@ -107,10 +170,7 @@ Inserted by torchfix (atomic-save). The modules of this package that save
 checkpoints import atomic_save from here instead of each defining its own.
 """
 
-import os
-import shutil
-import tempfile
-import typing
+{imports}
 
 import torch
 
@@ -156,6 +216,15 @@ LOGGED_MEDIA = frozenset(
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
 )
+# Words that name a re-creatable output rather than a checkpoint: results and metrics of a
+# run, benchmark outputs, cached or precomputed features and embeddings.
+RESULT_WORDS = frozenset(
+    {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
+     "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
+)
+# Functions a script runs once: `main()`, and what command decorators mark.
+ENTRY_POINTS = frozenset({"main", "cli"})
+COMMAND_DECORATORS = frozenset({"command", "main"})  # app.command(), click.command, hydra.main
 # Clocks: a save between two reads of one is being measured.
 TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
@@ -286,10 +355,14 @@ class AtomicSave(Codemod):
     ```
     `os`, `shutil`, `tempfile` and `typing` are imported only where missing, in the
     standard library group of the imports, in the project's sort order (ruff's or isort's
-    settings: `force-sort-within-sections` mixes plain and from-imports; a new group
+    settings: `force-sort-within-sections` mixes plain and from-imports, `length-sort`
+    puts shorter module names first; a new group
     before the others if the file has none), so isort and ruff's `I001` stay happy. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
-    it as it is at any line length from 79 up; its strings use the project's quote style
+    it as it is at any line length from 79 up (where ruff's `PTH` rules are on, it is
+    written with pathlib and imports `pathlib`; where darglint checks docstrings, its
+    docstring lists its parameters in darglint's style); its strings use the project's
+    quote style
     (ruff's `quote-style`, black's normalization, else the file's majority). A helper an
     earlier torchfix inserted (unannotated, either quote) is recognised by its name and
     docstring marker and reused, never doubled. A line that the longer name pushes past
@@ -374,6 +447,15 @@ class AtomicSave(Codemod):
       TensorBoard-style `add_video`/`add_image`, or a method of a `...Logger` class,
       unless a function's name says checkpoint, state, model or weights
       (`dump_checkpoint` is rewritten);
+    - re-creatable outputs, where a crash costs only a re-run: a destination naming
+      results, metrics, a benchmark, a cache, features, embeddings or predictions
+      (unless it also says checkpoint, model, state or weights), a cache the function
+      loads where it exists and saves where it does not (`if not path.exists():
+      torch.save(x, path)` beside a `torch.load(path)`), and a save that runs once per
+      run of a script: outside any loop, at module level, under `if __name__ ==
+      "__main__":`, or in `main()` or a function decorated as a command
+      (`@app.command()`, `@click.command()`, `@hydra.main()`). Saves in epoch or step
+      loops and `save_checkpoint`-style functions are rewritten;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
@@ -586,7 +668,7 @@ class _Facts:
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
-        if self._is_debug_artifact(destination, call):
+        if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call):
             return None
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
@@ -785,6 +867,70 @@ class _Facts:
             for w in words
         )
 
+    def _is_recreatable(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes a file that a crash costs only a re-run, not a
+        checkpoint: a result, metrics, cached features or embeddings (named so in the
+        destination, unless it also says checkpoint or model), a cache filled where it is
+        missing (`if not os.path.exists(path): ...; torch.save(x, path)`), or a
+        one-shot output of a script: a save outside any loop at module level, under
+        `if __name__ == "__main__":`, or in a `main` or CLI-command function."""
+        words = _words_in(destination)
+        if words & RESULT_WORDS and not words & CHECKPOINT_WORDS:
+            return True
+        if self._fills_cache(destination, call):
+            return True
+        return self._once_in_a_script(call)
+
+    def _fills_cache(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save fills a cache: the function loads the destination where it
+        exists, and saves it where it does not: an `if` around the call tests that it
+        does not exist yet (`if not path.exists():`, the call in its body; `if
+        os.path.isfile(path): ... else:`, the call in its else branch), or an earlier
+        `if` tests that it exists. (A save that only refuses to overwrite, with no
+        load, is a checkpointer's: it stays.)"""
+        target = ast.dump(destination)
+        function = self.model.enclosing_function(call)
+        container: ast.AST = function if function is not None else self.tree
+        if not any(
+                isinstance(node, ast.Call) and node.args and ast.dump(node.args[0]) == target
+                and _dotted(node.func).rsplit(".", 1)[-1].endswith("load")
+                for node in ast.walk(container)):
+            return False
+        for node in ast.walk(container):
+            if isinstance(node, ast.If) and node.lineno < call.lineno and \
+                    self.model.enclosing_function(node) is function:
+                checked = _existence_check(node.test)
+                if checked is not None and not checked[1] and \
+                        ast.dump(checked[0]) == target:
+                    return True  # if path.exists(): return torch.load(path)
+        child: ast.AST = call
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, ast.If):
+                checked = _existence_check(ancestor.test)
+                if checked is not None and ast.dump(checked[0]) == target:
+                    negated = checked[1]
+                    in_body = any(child is node for node in ancestor.body)
+                    if in_body == negated:
+                        return True
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                break
+            child = ancestor
+        return False
+
+    def _once_in_a_script(self, call: ast.Call) -> bool:
+        """Whether the save runs once per run of a script: outside any loop, and at
+        module level, under `if __name__ == "__main__":`, or in a function named `main`
+        or decorated as a command (`@app.command()`, `@click.command()`, `@hydra.main`)."""
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While, ast.comprehension,
+                                     ast.Lambda, ast.ClassDef)):
+                return False
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return self.model.enclosing_function(ancestor) is None and (
+                    ancestor.name in ENTRY_POINTS
+                    or any(_is_command(decorator) for decorator in ancestor.decorator_list))
+        return True  # module level: a script's statements
+
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""
         statement = self.model.statement(call)
@@ -928,14 +1074,18 @@ class _Helper:
         if blocker is None and save is None:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
-        blocker = blocker or self._clashes(HELPER_IMPORTS)
+        pathlib = wants_pathlib(self.file)
+        modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        blocker = blocker or self._clashes(modules)
         if blocker is not None:
             return None, blocker, ()
         assert save is not None
-        missing = [module for module in HELPER_IMPORTS
+        missing = [module for module in modules
                    if not self.model.module_scope.local(module)]
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
-        definition = HELPER_TEMPLATE.format(name=HELPER, save=save)
+        template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
+        style = self.file.project.darglint_style()
+        definition = documented(template, style).format(name=HELPER, save=save)
         quote = self.file.project.formatter_settings().quote
         return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
                           quote), None, ()
@@ -990,7 +1140,8 @@ class _Helper:
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             quote = self.file.project.formatter_settings().quote or '"'
-            creates = (CreateFile(path, helper_module_source(quote)),)
+            creates = (CreateFile(path, helper_module_source(
+                quote, wants_pathlib(self.file), self.file.project.darglint_style())),)
         imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -1013,11 +1164,29 @@ class _Helper:
         return None
 
 
-def helper_module_source(quote: str = '"') -> str:
+def helper_module_source(quote: str = '"', pathlib: bool = False,
+                         docstring_style: str | None = None) -> str:
     """The package helper module: the helper, reaching torch as `torch`, its strings in
-    `quote`."""
-    return HELPER_MODULE_TEMPLATE.format(helper=in_quotes(
-        HELPER_TEMPLATE.format(name=MODULE_HELPER, save="torch.save"), quote))
+    `quote`; written with pathlib where the project's linter asks for it, its parameters
+    documented in darglint's `docstring_style` where the project uses darglint."""
+    template = documented(HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE,
+                          docstring_style)
+    modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+    return HELPER_MODULE_TEMPLATE.format(
+        imports="\n".join(f"import {module}" for module in modules),
+        helper=in_quotes(template.format(name=MODULE_HELPER, save="torch.save"), quote))
+
+
+def wants_pathlib(file: FileContext) -> bool:
+    """Whether the project's ruff configuration enables flake8-use-pathlib rules that the
+    plain helper breaks, for this file."""
+    settings = file.project.formatter_settings()
+    path: str | None
+    try:
+        path = file.path.resolve().relative_to(file.project.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        path = None
+    return any(settings.enables(rule, path) for rule in PATHLIB_RULES)
 
 
 def in_quotes(helper: str, quote: str) -> str:
@@ -1247,6 +1416,48 @@ def _always_leaves(statements: list[ast.stmt]) -> bool:
     if isinstance(last, ast.If):
         return bool(last.orelse) and _always_leaves(last.body) and _always_leaves(last.orelse)
     return False
+
+
+def _words_in(node: ast.AST) -> set[str]:
+    """The words of the identifiers and strings in an expression."""
+    words: set[str] = set()
+    for child in ast.walk(node):
+        identifier = _identifier(child)
+        if identifier is None and isinstance(child, ast.Constant) and \
+                isinstance(child.value, str):
+            identifier = child.value.replace("/", "_").replace(".", "_").replace("-", "_")
+        if identifier is not None:
+            words.update(identifier_words(identifier))
+    return words
+
+
+def _existence_check(test: ast.expr) -> tuple[ast.expr, bool] | None:
+    """(the path, negated) for `os.path.exists(path)`, `os.path.isfile(path)`,
+    `path.exists()`, `path.is_file()`, `Path(path).exists()`, each maybe under `not`."""
+    negated = False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = True, test.operand
+    if not isinstance(test, ast.Call):
+        return None
+    name = _dotted(test.func)
+    if name.rsplit(".", 1)[-1] in ("exists", "isfile") and name.startswith(
+            ("os.path.", "path.", "osp.")) and len(test.args) == 1:
+        return test.args[0], negated
+    if isinstance(test.func, ast.Attribute) and test.func.attr in ("exists", "is_file") \
+            and not test.args:
+        receiver = test.func.value
+        if isinstance(receiver, ast.Call) and len(receiver.args) == 1 and \
+                _dotted(receiver.func).rsplit(".", 1)[-1] == "Path":
+            receiver = receiver.args[0]
+        return receiver, negated
+    return None
+
+
+def _is_command(decorator: ast.expr) -> bool:
+    """`@app.command()`, `@click.command`, `@hydra.main(...)`, `@cli.command("x")`."""
+    if isinstance(decorator, ast.Call):
+        decorator = decorator.func
+    return isinstance(decorator, ast.Attribute) and decorator.attr in COMMAND_DECORATORS
 
 
 def _reads_timer(statement: ast.stmt) -> bool:

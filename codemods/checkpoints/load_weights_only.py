@@ -34,6 +34,22 @@ MODULE_ONLY = frozenset({
 _NUMPY = ("numpy.ndarray", "numpy.array", "numpy.generic")
 _DEPTH = 4
 SINCE = (1, 13)  # torch.load's weights_only
+DEFAULT_SINCE = (2, 6)  # torch.load's weights_only defaults to True
+# Checkpoint keys that hold pickled objects rather than tensors and plain containers:
+# Lightning's hyperparameters, callback and loop states, an argparse `Namespace` (`args`,
+# `opt`), OmegaConf configs (`cfg`), pyannote.audio's task specifications.
+OBJECT_KEYS = frozenset({
+    "hyper_parameters", "datamodule_hyper_parameters", "hparams", "callbacks", "loops",
+    "args", "opt", "namespace", "cfg", "specifications", "pyannote.audio",
+})
+# Attributes read (not called) on a tensor: any other attribute read on a loaded value is
+# an object's (`ckpt["args"].arch`), which weights_only=True refuses.
+TENSOR_ATTRIBUTES = frozenset({
+    "shape", "dtype", "device", "T", "mT", "H", "mH", "data", "grad", "requires_grad",
+    "is_cuda", "is_leaf", "is_sparse", "is_quantized", "is_meta", "ndim", "real", "imag",
+    "layout", "names", "grad_fn", "itemsize", "nbytes",
+})
+LIGHTNING_SUFFIX = ".ckpt"
 
 
 class LoadWeightsOnly(Codemod):
@@ -83,9 +99,17 @@ class LoadWeightsOnly(Codemod):
     converts checkpoints made elsewhere, which often carry an argparse `Namespace` or
     NumPy objects, and a function whose annotations name NumPy arrays loads them: both
     are **reported** (neither value is right without knowing the files).
+    A load that reads back what an earlier `torch.save` in the function wrote to the
+    same file or buffer, where that was a whole object (a module clone through a
+    `BytesIO`), gets the **unsafe** `weights_only=False`. A Lightning checkpoint (a path
+    spelled `....ckpt`), and a result read for a key that checkpoints keep pickled
+    objects under (`hyper_parameters`, `args`, `cfg`, ...) or for an attribute only an
+    object has (`ckpt["config"].arch`) are **reported**.
     With `pickle_module=` (a custom unpickler) there is no fix: choose by hand.
     Calls that pass `**kwargs` (which may carry it) are left alone. The parameter needs
-    torch >= 1.13: below the project's torch floor the call is reported.
+    torch >= 1.13: below the project's torch floor the call is reported. From a floor
+    of torch 2.6, where `weights_only=True` is the default, it is not added (it changes
+    nothing); the `weights_only=False` fixes and the reports stay.
     """
 
     name = "load-weights-only"
@@ -126,6 +150,8 @@ class LoadWeightsOnly(Codemod):
             if more is not None:
                 yield more
                 continue
+            if floor is not None and floor >= DEFAULT_SINCE:
+                continue  # weights_only=True is the default there: saying it changes nothing
             fix = (AddKeyword(call, "weights_only", "True"),)
             if only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
@@ -150,12 +176,33 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        "in this function does: the files it reads hold more than weights "
                        "(torch 2.6 no longer loads them by default); load trusted files only",
                        Safety.UNSAFE, trusted)
+    saved = _saved_here(model, call, function)
+    if saved is not None:
+        return Finding(call, f"pass weights_only=False to torch.load: it reads back what "
+                       f"torch.save wrote on line {saved.lineno}, a whole object rather "
+                       f"than a state dict, which weights_only=True refuses (and torch 2.6 "
+                       f"by default)", Safety.UNSAFE, trusted)
     use = _module_use(model, call, _DEPTH)
     if use is not None:
         return Finding(call, f"pass weights_only=False to torch.load: the result is used as a "
                        f"module ({use}), and a pickled module cannot be loaded with "
                        f"weights_only=True (nor by default since torch 2.6); load trusted "
                        f"files only", Safety.UNSAFE, trusted)
+    if _lightning_path(model, call.args[0] if call.args else None, function):
+        return Finding(call, "torch.load of a Lightning checkpoint (.ckpt): it holds "
+                       "hyperparameters, callback and loop states that weights_only=True "
+                       "may refuse (and torch 2.6 by default); pass weights_only=False for "
+                       "trusted files, or load its state_dict with weights_only=True",
+                       Safety.MANUAL)
+    if not only_weights:
+        read = _object_read(model, call, _DEPTH)
+        if read is not None:
+            return Finding(call, f"torch.load without weights_only where the result is "
+                           f"read for {read}, which checkpoints hold as a pickled object "
+                           f"(hyperparameters, an argparse Namespace, a config), not as "
+                           f"tensors: weights_only=True refuses it (and torch 2.6 by "
+                           f"default); pass weights_only=False for trusted files",
+                           Safety.MANUAL)
     if is_conversion_script(file):
         return Finding(call, "torch.load without weights_only in a conversion script: the "
                        "checkpoints it converts are made elsewhere and often carry an "
@@ -168,6 +215,116 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        "holding them; pass weights_only=False for trusted files, or allow "
                        "the NumPy types with torch.serialization.add_safe_globals",
                        Safety.MANUAL)
+    return None
+
+
+def _saved_here(model: SemanticModel, call: ast.Call,
+                function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> ast.Call | None:
+    """The `torch.save(obj, f)` earlier in the function that wrote what the load reads
+    back (`f` spelled the same), where `obj` is not a state dict, tensor or plain
+    container: `torch.save(module, buffer); buffer.seek(0); torch.load(buffer)`."""
+    if function is None or not call.args:
+        return None
+    source = ast.dump(call.args[0])
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Call) and len(node.args) >= 2
+                and (node.lineno, node.col_offset) < (call.lineno, call.col_offset)
+                and model.qualified_name(node.func) in ("torch.save", "torch.serialization.save")
+                and ast.dump(node.args[1]) == source and _whole_object(model, node.args[0])):
+            return node
+    return None
+
+
+def _whole_object(model: SemanticModel, value: ast.expr) -> bool:
+    """Whether a saved value is a whole object rather than a state dict or plain data: a
+    name or an attribute (`module`, `self.model`) that is not named like data (`state`,
+    `weights`, `tensor`), annotated as data, nor bound here to a display, a
+    `.state_dict()` or a torch function's result."""
+    if isinstance(value, ast.Attribute):
+        return not _named_like_data(value.attr)
+    if not isinstance(value, ast.Name) or _named_like_data(value.id):
+        return False
+    for binding in model.bindings(value):
+        if binding.kind is BindingKind.PARAMETER and binding.annotation is not None:
+            annotation = ast.unparse(binding.annotation)
+            if not annotation.endswith("Module"):
+                return False
+        elif binding.kind is BindingKind.ASSIGNMENT:
+            bound = binding.value
+            if not isinstance(bound, ast.Call) or (
+                    isinstance(bound.func, ast.Attribute) and bound.func.attr == "state_dict") \
+                    or (model.qualified_name(bound.func) or "").startswith("torch."):
+                return False
+    return True
+
+
+_DATA_WORDS = frozenset({"state", "states", "dict", "weights", "tensor", "tensors", "data",
+                         "params", "checkpoint", "ckpt", "sd", "obj", "x", "y"})
+
+
+def _named_like_data(name: str) -> bool:
+    return bool(set(name.lower().split("_")) & _DATA_WORDS)
+
+
+def _lightning_path(model: SemanticModel, source: ast.expr | None,
+                    function: ast.AST | None, depth: int = 2) -> bool:
+    """Whether the loaded path is spelled as a Lightning `.ckpt` file: a string ending so
+    in the argument, or in the value of a name it reads, bound in the same function."""
+    if source is None:
+        return False
+    for node in ast.walk(source):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                node.value.endswith(LIGHTNING_SUFFIX):
+            return True
+        if isinstance(node, ast.Name) and depth > 0:
+            for binding in model.bindings(node):
+                if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None and \
+                        model.enclosing_function(binding.node) is function and \
+                        _lightning_path(model, binding.value, function, depth - 1):
+                    return True
+    return False
+
+
+def _string_key(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+        else None
+
+
+def _object_read(model: SemanticModel, node: ast.expr, depth: int) -> str | None:
+    """How the loaded value (directly, through a local name, or through its items) is
+    read as a pickled object: a key checkpoints keep objects under (`ckpt["args"]`,
+    `ckpt.get("hyper_parameters")`) or an attribute only objects have (`args.arch`);
+    None if it is not."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        key = _string_key(parent.slice)
+        if key in OBJECT_KEYS:
+            return f'the key "{key}"'
+        return _object_read(model, parent, depth - 1) if depth > 0 else None
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        grand = model.parent(parent)
+        called = isinstance(grand, ast.Call) and grand.func is parent
+        if called and parent.attr in ("get", "pop") and grand.args:
+            key = _string_key(grand.args[0])
+            if key in OBJECT_KEYS:
+                return f'the key "{key}"'
+            return _object_read(model, grand, depth - 1) if depth > 0 else None
+        if not called and not isinstance(parent.ctx, ast.Store) and \
+                parent.attr not in TENSOR_ATTRIBUTES and not parent.attr.startswith("__"):
+            return f"the attribute .{parent.attr}"
+        return None
+    if (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node
+            and depth > 0):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return None
+        binding = _binding_at(model, targets[0])
+        if binding is None or binding.scope is model.module_scope:
+            return None
+        for read in model.references(binding):
+            found = _object_read(model, read, depth - 1)
+            if found is not None:
+                return found
     return None
 
 

@@ -11,5 +11,5 @@ import warnings
 import torch
 
 
-def save_predictions(predictions: Any, folder: str) -> None:
-    torch.save(predictions, os.path.join(folder, "predictions.pt"))
+def save_checkpoints(checkpoints: Any, folder: str) -> None:
+    torch.save(checkpoints, os.path.join(folder, "checkpoints.pt"))

@@ -69,5 +69,5 @@ def _torchfix_atomic_save(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 
 
-def save_predictions(predictions: Any, folder: str) -> None:
-    _torchfix_atomic_save(predictions, os.path.join(folder, "predictions.pt"))
+def save_checkpoints(checkpoints: Any, folder: str) -> None:
+    _torchfix_atomic_save(checkpoints, os.path.join(folder, "checkpoints.pt"))

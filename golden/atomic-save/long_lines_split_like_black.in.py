@@ -11,8 +11,8 @@ class PredictionWriter:
     def write_on_batch_end(self, prediction, batch_idx):
         torch.save(prediction, os.path.join(self.output_dir, f"pred_{batch_idx}.pt"))
 
-    def write_on_epoch_end(self, predictions):
-        torch.save(predictions, os.path.join(self.output_dir, "predictions.pt"))
+    def write_on_epoch_end(self, checkpoints):
+        torch.save(checkpoints, os.path.join(self.output_dir, "checkpoints.pt"))
 
     def write_all(self, state, optimizer, scheduler):
         if self.enabled:
@@ -24,7 +24,7 @@ class PredictionWriter:
 
     def already_split(self, prediction, batch_idx):
         torch.save(
-            prediction, os.path.join(self.output_dir, f"predictions_{batch_idx}.pt")
+            prediction, os.path.join(self.output_dir, f"checkpoints_{batch_idx}.pt")
         )
 
     def with_comment(self, prediction, batch_idx):
@@ -34,7 +34,7 @@ class PredictionWriter:
         torch.save(prediction, os.path.join(self.output_dir, "b.pt"))  # noqa: S614
 
     def already_too_long(self, prediction, batch_idx):
-        torch.save(prediction, os.path.join(self.output_dir, f"predictions_{batch_idx}.pt"))
+        torch.save(prediction, os.path.join(self.output_dir, f"checkpoints_{batch_idx}.pt"))
 
     def short(self, prediction):
         torch.save(prediction, self.path)

@@ -71,9 +71,9 @@ class PredictionWriter:
             prediction, os.path.join(self.output_dir, f"pred_{batch_idx}.pt")
         )
 
-    def write_on_epoch_end(self, predictions):
+    def write_on_epoch_end(self, checkpoints):
         _torchfix_atomic_save(
-            predictions, os.path.join(self.output_dir, "predictions.pt")
+            checkpoints, os.path.join(self.output_dir, "checkpoints.pt")
         )
 
     def write_all(self, state, optimizer, scheduler):
@@ -90,7 +90,7 @@ class PredictionWriter:
 
     def already_split(self, prediction, batch_idx):
         _torchfix_atomic_save(
-            prediction, os.path.join(self.output_dir, f"predictions_{batch_idx}.pt")
+            prediction, os.path.join(self.output_dir, f"checkpoints_{batch_idx}.pt")
         )
 
     def with_comment(self, prediction, batch_idx):
@@ -102,7 +102,7 @@ class PredictionWriter:
         _torchfix_atomic_save(prediction, os.path.join(self.output_dir, "b.pt"))  # noqa: S614
 
     def already_too_long(self, prediction, batch_idx):
-        _torchfix_atomic_save(prediction, os.path.join(self.output_dir, f"predictions_{batch_idx}.pt"))
+        _torchfix_atomic_save(prediction, os.path.join(self.output_dir, f"checkpoints_{batch_idx}.pt"))
 
     def short(self, prediction):
         _torchfix_atomic_save(prediction, self.path)

@@ -7,4 +7,5 @@ import torch
 model = torch.nn.Linear(2, 2)
 
 # %%
-torch.save(model.state_dict(), "linear.pt")
+for epoch in range(3):
+    torch.save(model.state_dict(), "linear.pt")

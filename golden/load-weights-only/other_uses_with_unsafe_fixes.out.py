@@ -8,7 +8,7 @@ class Agent:
         self.policy = torch.load(path, weights_only=True).to(device)
 
     def read_config(self, path):
-        ckpt = torch.load(path, weights_only=True)
+        ckpt = torch.load(path)
         return ckpt["args"]  # an argparse.Namespace, in many training scripts
 
 

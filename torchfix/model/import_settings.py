@@ -9,7 +9,8 @@ at the project root:
   `[isort]`), `setup.cfg` or `tox.ini` (`[isort]` or `[tool:isort]`), the first found.
 
 Read: `force-sort-within-sections` (plain and from-imports sorted together, by module),
-`force-single-line`, `known-first-party` / `known-third-party`, and isort's `profile`
+`force-single-line`, `known-first-party` / `known-third-party`, `length-sort` /
+`length-sort-straight` (shorter module names first), and isort's `profile`
 (`google`, `open_stack` and `plone` sort within sections). Everything else keeps ruff's
 defaults.
 """
@@ -35,6 +36,8 @@ class ImportSettings:
     force_single_line: bool = False
     known_first_party: tuple[str, ...] = ()
     known_third_party: tuple[str, ...] = ()
+    length_sort: bool = False  # every import by the length of its module name first
+    length_sort_straight: bool = False  # only `import x` statements so
 
 
 def find_import_settings(root: Path) -> ImportSettings:
@@ -53,6 +56,8 @@ def find_import_settings(root: Path) -> ImportSettings:
                                 profile in _SINGLE_LINE_PROFILES),
         known_first_party=_names(table.get("known-first-party")),
         known_third_party=_names(table.get("known-third-party")),
+        length_sort=_flag(table.get("length-sort"), False),
+        length_sort_straight=_flag(table.get("length-sort-straight"), False),
     )
 
 

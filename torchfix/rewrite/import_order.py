@@ -7,7 +7,9 @@ party, local), in sorted order; a section the block lacks becomes a new group in
 place, set off by one blank line. The order is ruff's: by default plain `import x`
 before `from x import y`, then by module name (case-insensitively, numbers in natural
 order); with `force-sort-within-sections` (ruff or isort, or an isort profile that sets
-it: `google`, `open_stack`, `plone`) both kinds sorted together by module name. The
+it: `google`, `open_stack`, `plone`) both kinds sorted together by module name; with
+`length-sort` (or `length-sort-straight`, plain imports only) by the module name's
+length first. The
 settings come from `Project.import_settings()`. The result is a list of
 `ImportInsertion`s, placed by `torchfix.rewrite.edits.insert_imports` on libcst's tree.
 
@@ -123,8 +125,13 @@ def _key(settings: ImportSettings, module: str, kind: int) -> SortKey:
     """ruff's order of import statements in a section: `kind` 0 for `import x`, 1 for
     `from x import y`; module names case-insensitively, in natural order (`m2` < `m10`).
     By default plain imports come first; with force-sort-within-sections the kinds mix
-    (`import os` < `from os import path` < `import os.path`)."""
-    name = _natural(module.lower()), module
+    (`import os` < `from os import path` < `import os.path`). With `length-sort` (or
+`length-sort-straight`, for plain imports) the length of the module name comes first."""
+    name: tuple[object, ...] = (_natural(module.lower()), module)
+    if settings.length_sort or (settings.length_sort_straight and kind == 0):
+        name = (len(module), *name)  # ruff's length-sort: shorter module names first
+    elif settings.length_sort_straight:
+        name = (-1, *name)  # as in ruff, a from-import without a length sorts first
     return (*name, kind) if settings.force_sort_within_sections else (kind, *name)
 
 

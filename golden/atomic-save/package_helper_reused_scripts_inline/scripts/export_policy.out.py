@@ -1,4 +1,4 @@
-"""Export a trained policy's weights (a script, not part of the package)."""
+"""Fine-tune a trained policy, saving it every round (a script, not part of the package)."""
 
 import argparse
 import os
@@ -70,4 +70,5 @@ parser.add_argument("output")
 args = parser.parse_args()
 
 state = torch.load(args.checkpoint, map_location="cpu", weights_only=True)
-_torchfix_atomic_save(state["policy"], args.output)
+for round_ in range(3):
+    _torchfix_atomic_save(state["policy"], args.output)

