@@ -83,3 +83,22 @@ def test_diff_in_a_worktree_applies_at_the_worktree_root(tmp_path: Path) -> None
     _apply_at_root(worktree, diff)
     assert "strict=True" in (worktree / "src/evaluate.py").read_text()
     assert status(repo) == ""
+
+
+def test_outside_git_a_file_named_alone_belongs_to_its_project(tmp_path: Path) -> None:
+    """An unpacked sdist (no git): one file named alone is read as part of its project,
+    so its patch applies at the project's top (`patch -p1`) and the project's settings
+    (here ruff's quote style, for a generated message) are the ones the new code follows."""
+    project = tmp_path / "sdist"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.ruff.format]\nquote-style = "single"\n')
+    (project / "pkg" / "loss.py").write_text(
+        "def scale(x, factor):\n    assert factor > 0\n    return x * factor\n"
+    )
+    # a test file too, or the sdist counts as a distribution without tests
+    (project / "tests").mkdir()
+    (project / "tests" / "test_loss.py").write_text("def test_nothing():\n    pass\n")
+    for cwd, target in ((project, "pkg/loss.py"), (project / "pkg", "loss.py")):
+        diff = _diff(target, cwd=cwd)
+        assert b"--- a/pkg/loss.py" in diff, diff
+        assert b"raise ValueError('expected factor > 0')" in diff, diff

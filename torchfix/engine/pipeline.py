@@ -266,9 +266,20 @@ def cache_root(config: Config, paths: Sequence[Path]) -> Path:
     return git_root(_common_folder(paths).resolve()) or Path.cwd()
 
 
+# Files that mark the top folder of a Python project outside git.
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
 def project_root(config: Config, paths: Sequence[Path]) -> Path:
     """The base of a run: the git root of the targets' common folder; outside git, the
-    folder of the configuration file when it holds every target; else that common folder.
+    folder of the configuration file when it holds every target; else the nearest folder
+    at or above the common folder that holds a project file (`pyproject.toml`,
+    `setup.py`, `setup.cfg`: an unpacked sdist, a project not yet under git); else that
+    common folder.
+
+    A file named alone (pre-commit, an editor) thus belongs to its project, not to its
+    own folder: the project's formatter settings, torch floor and tests are read, and
+    patch paths are the project's (`a/pkg/model.py`, not `a/model.py`).
 
     Patch paths (`torchfix diff`, `apply --dry-run`, the run record) are relative to it,
     so a patch applies there with `git apply` or `patch -p1`; the run record lives in it
@@ -287,6 +298,10 @@ def project_root(config: Config, paths: Sequence[Path]) -> Path:
         or folder.resolve().is_relative_to(config.root)
     ):
         return config.root
+    marked = next((candidate for candidate in (folder, *folder.parents)
+                   if any((candidate / name).is_file() for name in PROJECT_FILES)), None)
+    if marked is not None:
+        return marked.resolve()
     return folder.resolve()
 
 
