@@ -145,3 +145,19 @@ def test_pre_commit_hooks_run_the_installed_command():
     }
     # pre-commit installs a `language: python` hook's repository with pip: the package.
     assert all(hook["language"] == "python" and hook["types"] == ["python"] for hook in hooks)
+
+
+def test_codemods_import_each_other_relatively():
+    """The wheel ships `codemods/` as `torchfix.codemods`: a module that imports
+    `codemods.x` works in the checkout and dies with ModuleNotFoundError once installed."""
+    import ast
+
+    absolute = []
+    for path in sorted((REPO / "codemods").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom)
+                     and node.level == 0 else [])
+            absolute += [f"{path.relative_to(REPO)}:{node.lineno}" for name in names
+                         if name == "codemods" or name.startswith("codemods.")]
+    assert absolute == []

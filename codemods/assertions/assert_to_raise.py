@@ -13,17 +13,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
-from codemods.assertions.raises_doc import (
-    GENERIC_DESCRIPTION,
-    docstring_style,
-    documents,
-    with_raises,
-)
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+
+from .raises_doc import GENERIC_DESCRIPTION, docstring_style, documents, with_raises
 
 
 class Verdict(Enum):
