@@ -196,6 +196,22 @@ def test_broken_codemods_are_internal_errors_and_nothing_is_written(
     assert target.read_bytes() == SOURCE
 
 
+def test_a_codemod_that_cannot_be_imported_is_one_line_per_file(tmp_path, cli, monkeypatch):
+    """A broken install (a codemod module missing or failing to import) is reported on
+    the files that trigger it, one line each, with no traceback; the rest still run."""
+    broken = registry.Entry("broken-import", ".no_such_family.no_such_module:Missing", (),
+                            (b"load_state_dict",), True)
+    extended = (*registry.entries(), broken)
+    monkeypatch.setattr(registry, "entries", lambda: extended)
+    (tmp_path / "train.py").write_bytes(SOURCE)
+    (tmp_path / "other.py").write_text("x = 1\n")
+    result = cli("check", "--select", "strict-load-state-dict,broken-import", ".")
+    assert result.exit_code == 1
+    assert result.stderr.count(": error: ") == 1 and "Traceback" not in result.stderr
+    assert ("train.py: error: internal error: codemod broken-import cannot be loaded: "
+            "ModuleNotFoundError:") in result.stderr
+
+
 def test_files_without_triggers_are_never_parsed():
     settings = EngineSettings(codemods=("strict-load-state-dict",))
     result = process_source(b"def f(x):\n    return x\n", Path("a.py"), settings)

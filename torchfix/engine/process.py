@@ -100,12 +100,20 @@ def process_source(data: bytes, path: Path, settings: EngineSettings,
     # imported.
     known = registry.entries_by_name()
     entries = [known[name] for name in settings.codemods]
-    triggered = [
-        codemod for codemod in (
-            entry.load() for entry in entries
-            if any(trigger in data for trigger in entry.triggers))
-        if not codemod.skips_path(path)
-    ]
+    triggered = []
+    for entry in entries:
+        if not any(trigger in data for trigger in entry.triggers):
+            continue
+        try:
+            codemod = entry.load()
+        except Exception as exc:  # a broken install or codemod: one line, not a traceback
+            text = str(exc).strip().splitlines()
+            return FileResult(path, error=FileError(
+                f"internal error: codemod {entry.name} cannot be loaded: "
+                f"{type(exc).__name__}: {text[0] if text else ''}; file left unchanged",
+                internal=True, codemod=entry.name))
+        if not codemod.skips_path(path):
+            triggered.append(codemod)
     if not triggered:
         return FileResult(path)
     # Only a file some codemod may act on needs the parsers and the models.
