@@ -5,7 +5,6 @@ The CLI and the git integration both go through `run()`; neither prints anything
 
 from __future__ import annotations
 
-import difflib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -251,6 +250,8 @@ def suppression_warnings(files: Sequence[SourceFile]) -> list[tuple[Path, int, i
 
         if not may_hold_directive(data):
             continue
+        import difflib  # only for a file that names codemods in its comments
+
         for line, column, name in unknown_names(data, known):
             hint = difflib.get_close_matches(name, sorted(known), n=1)
             warnings.append((source.path, line, column,
