@@ -447,6 +447,30 @@ def test_floor_from_an_sdists_metadata_without_its_extras(tmp_path):
     assert (floor.version, floor.source) == ((1, 11), "PKG-INFO")
 
 
+def test_floor_from_an_unpacked_wheels_metadata_over_the_codes_version_checks(tmp_path):
+    """A wheel unpacked (no pyproject.toml, no PKG-INFO): its METADATA declares the floor,
+    which wins over a version check in its code that would say an older torch."""
+    info = tmp_path / "pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: pkg\nRequires-Dist: torch (!=1.13.0,<3.0,>=1.9)\n"
+        'Requires-Dist: torch (==1.4) ; extra == "old"\n')
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "compat.py").write_text(
+        "import torch\nOLD = torch.__version__ < '1.5'\n")
+    floor = find_torch_floor(tmp_path)
+    assert floor is not None
+    assert (floor.version, floor.source) == ((1, 9), "pkg-1.0.dist-info/METADATA")
+
+
+def test_floor_from_egg_info_requirements_without_extras(tmp_path):
+    info = tmp_path / "pkg.egg-info"
+    info.mkdir()
+    (info / "requires.txt").write_text("numpy\ntorch>=2.0\n\n[dev]\ntorch==1.8\n")
+    floor = find_torch_floor(tmp_path)
+    assert floor is not None and floor.version == (2, 0)
+
+
 @pytest.mark.parametrize("readme, floor", [
     ("The `main` branch works with **PyTorch 1.8+**.\n", (1, 8)),
     ("Requires PyTorch 2.1 or later.\n", (2, 1)),

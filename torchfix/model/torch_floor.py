@@ -6,7 +6,8 @@ Looked for at the project root: `pyproject.toml` (`[project]` dependencies and o
 dependencies, Poetry's `[tool.poetry.dependencies]`), `setup.cfg` `install_requires`,
 `setup.py` `install_requires=[...]`, `requirements*.txt` (also in a `requirements/`
 folder), conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`), an sdist's
-`PKG-INFO` (`Requires-Dist`, extras aside) and what a README promises ("PyTorch 1.8+",
+`PKG-INFO` or an unpacked wheel's `*.dist-info/METADATA` (`Requires-Dist`, extras aside),
+`*.egg-info/requires.txt` and what a README promises ("PyTorch 1.8+",
 "torch >= 1.13"). Where several declare one, the lowest floor wins: the code has to run
 on all of them. A README can only lower the floor below "a current torch", which is what
 a project declaring nothing gets: reading it never makes a fix less safe.
@@ -129,11 +130,21 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
     for path in text_files:
         for line in _read(path).splitlines():
             yield _relative(path, root), line.strip()
-    # An sdist's metadata: what setup.py computed (its install_requires may be built in
-    # code torchfix does not run). Extras are not the project's floor.
-    for line in _read(root / "PKG-INFO").splitlines():
-        if line.startswith("Requires-Dist:") and "extra ==" not in line:
-            yield "PKG-INFO", line.removeprefix("Requires-Dist:").strip()
+    # An sdist's or an unpacked wheel's metadata: what setup.py computed (its
+    # install_requires may be built in code torchfix does not run). Extras are not the
+    # project's floor.
+    metadata = [root / "PKG-INFO", *sorted(root.glob("*.dist-info/METADATA"))]
+    for path in metadata:
+        for line in _read(path).splitlines():
+            if line.startswith("Requires-Dist:") and "extra ==" not in line:
+                yield _relative(path, root), line.removeprefix("Requires-Dist:").strip()
+    # setuptools' egg-info beside the sources: requires.txt, whose extras follow
+    # `[name]` section headers.
+    for path in sorted(root.glob("*.egg-info/requires.txt")):
+        for line in _read(path).splitlines():
+            if line.strip().startswith("["):
+                break
+            yield _relative(path, root), line.strip()
     # What the README promises ("works with **PyTorch 1.8+**"), where no file pins it.
     for path in sorted(root.glob("README*")):
         text = _read(path).replace("*", "").replace("`", "")
