@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.facts import Signature
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
@@ -529,6 +530,8 @@ class _Tensors:
             func.id if isinstance(func, ast.Name) else "")
         if callee.lower().rsplit("_", 1)[-1] in INDEX_FUNCTION_WORDS and "_" in callee:
             return Grad.NO  # `bardist.map_to_bucket_idx(y)`: indices, by the function's name
+        if self._declared_integer_result(func, qualified):
+            return Grad.NO
         if qualified is not None and qualified.split(".")[0] in ("numpy", *OTHER_FRAMEWORKS):
             return Grad.NO
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
@@ -797,9 +800,21 @@ class _Tensors:
             return Grad.YES
         if name in ("torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor"):
             return Grad.TENSOR
-        if name in ("torch.LongTensor", "torch.IntTensor", "torch.BoolTensor"):
+        if _names_integer_tensor(name):
             return Grad.NO
         return Grad.UNKNOWN
+
+    def _declared_integer_result(self, func: ast.expr, qualified: str | None) -> bool:
+        """Whether the called function is annotated to return an integer or boolean
+        tensor (`-> BoolTensor`, `-> torch.LongTensor`, a project alias of that name): it
+        is defined in this file or, through the project model, in another module."""
+        if isinstance(func, ast.Name):
+            binding = self.reaching(func)
+            node = binding.node if binding is not None else None
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                return _names_integer_tensor(self.model.qualified_name(node.returns))
+        signature = self.file.project.resolve(qualified) if qualified else None
+        return isinstance(signature, Signature) and _names_integer_tensor(signature.returns)
 
     def _only_reaching(self, binding: Binding, use: ast.Name) -> bool:
         """Whether `binding` is the one assignment a read of `use` sees: it runs before the
@@ -1044,3 +1059,14 @@ def _block_of(parent: ast.AST | None, statement: ast.stmt) -> list[ast.stmt] | N
         if isinstance(block, list) and any(s is statement for s in block):
             return block
     return None
+
+
+# Integer and boolean tensor types, by the last part of an annotation's name: torch's own
+# (`torch.BoolTensor`) and the aliases projects declare for intent (pykeen's
+# `BoolTensor: TypeAlias = torch.Tensor`).
+INTEGER_TENSOR_TYPES = frozenset({"BoolTensor", "LongTensor", "IntTensor", "ByteTensor",
+                                  "ShortTensor", "CharTensor"})
+
+
+def _names_integer_tensor(name: str | None) -> bool:
+    return name is not None and name.rsplit(".", 1)[-1] in INTEGER_TENSOR_TYPES

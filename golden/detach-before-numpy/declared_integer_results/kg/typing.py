@@ -1,0 +1,6 @@
+from typing import TypeAlias
+
+import torch
+
+BoolTensor: TypeAlias = torch.Tensor  # integer and boolean results, by intent
+FloatTensor: TypeAlias = torch.Tensor
