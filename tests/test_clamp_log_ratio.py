@@ -16,7 +16,9 @@ SOURCE = """\
 import torch
 
 
-def ratios(new_log_probs, old_log_probs):
+def ratios(policy, batch):
+    new_log_probs = policy.log_prob(batch.actions)
+    old_log_probs = batch.old_log_probs
     a = torch.exp(new_log_probs - old_log_probs)
     b = (new_log_probs - old_log_probs).exp()
     return a, b

@@ -390,7 +390,35 @@ class _Decider:
         if kind is Kind.NAMED:
             safety = Safety.UNSAFE
             message += " (only its name says it is a log-ratio)"
+        elif self._library_objective(operand):
+            safety = Safety.UNSAFE
+            message += (" (both log-probabilities are parameters of this public function: "
+                        "a library's objective, whose callers and tests may expect the "
+                        "unclamped values and gradients)")
         return Finding(call, message, safety, data=self._fix(call, operand, bound))
+
+    def _library_objective(self, operand: ast.expr) -> bool:
+        """Whether the difference of log-probabilities is of two parameters of the public
+        function holding it (`def policy_loss(new_log_probs, old_log_probs, advantages)`)
+        in a distribution (a package others install): a library's published loss, not a
+        training loop's. cherry's PPO and TRPO losses are
+        tested against the unclamped formula; a clamp there changes the function."""
+        node = self._unwrapped(operand)
+        if isinstance(node, ast.Name):
+            binding = self.model.binding(node)
+            value = binding.value if binding is not None else None
+            if binding is None or binding.kind is not BindingKind.ASSIGNMENT or value is None:
+                return False
+            node = self._unwrapped(value)
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)):
+            return False
+        function = self.model.enclosing_function(node)
+        if function is None or function.name.startswith("_") or (
+                not self.file.project.is_distribution()):
+            return False
+        sides = (self._unwrapped(node.left), self._unwrapped(node.right))
+        return all(isinstance(side, ast.Name) and (found := self.model.binding(side)) is not None
+                   and found.kind is BindingKind.PARAMETER for side in sides)
 
     # -- what an expression is -------------------------------------------------------------
 
