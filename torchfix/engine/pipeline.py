@@ -274,9 +274,9 @@ PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 def project_root(config: Config, paths: Sequence[Path]) -> Path:
     """The base of a run: the git root of the targets' common folder; outside git, the
     folder of the configuration file when it holds every target; else the nearest folder
-    at or above the common folder that holds a project file (`pyproject.toml`,
-    `setup.py`, `setup.cfg`: an unpacked sdist, a project not yet under git); else that
-    common folder.
+    from the common folder up to the current folder that holds a project file
+    (`pyproject.toml`, `setup.py`, `setup.cfg`: an unpacked sdist, a project not yet
+    under git); else that common folder.
 
     A file named alone (pre-commit, an editor) thus belongs to its project, not to its
     own folder: the project's formatter settings, torch floor and tests are read, and
@@ -299,10 +299,15 @@ def project_root(config: Config, paths: Sequence[Path]) -> Path:
         or folder.resolve().is_relative_to(config.root)
     ):
         return config.root
-    marked = next((candidate for candidate in (folder, *folder.parents)
-                   if any((candidate / name).is_file() for name in PROJECT_FILES)), None)
-    if marked is not None:
-        return marked.resolve()
+    cwd = Path.cwd()
+    if folder.is_relative_to(cwd):
+        # Looked for up to the current folder only: a stray pyproject.toml above it (in
+        # /tmp, in a home folder) is no project of these files.
+        between = [folder, *(parent for parent in folder.parents if parent.is_relative_to(cwd))]
+        marked = next((candidate for candidate in between
+                       if any((candidate / name).is_file() for name in PROJECT_FILES)), None)
+        if marked is not None:
+            return marked.resolve()
     return folder.resolve()
 
 
