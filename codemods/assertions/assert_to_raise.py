@@ -158,7 +158,10 @@ class AssertToRaise(Codemod):
 
     ## What it does
     Rewrites `assert cond, msg` into `if not cond: raise ValueError(msg)`, or `TypeError`
-    when the condition is an `isinstance`/`issubclass` check. The condition is inverted
+    when the condition is an `isinstance`/`issubclass`/`callable` check or `type(x) is
+    T`, `IndexError` for an ordering check of the index in `__getitem__(self, idx)`; a
+    message that is an exception (`assert c, NotImplementedError`: a builtin exception
+    class, a name ending in `Error`/`Exception`, or a call of one) is raised as written. The condition is inverted
     where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
     otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
     false both ways). The message expression is kept as written; an assert without one
@@ -186,7 +189,7 @@ class AssertToRaise(Codemod):
     leave as they are. `if x: assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
-    root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
+    root; with neither, flake8's `max-line-length`; else yapf's `column_limit`) is followed: its line length (unless `line-length`
     is set here), its quote style for generated messages (else the file's majority);
     with ruff's flake8-errmsg rules (`EM101`/`EM102`/`EM103`) the message is assigned to
     `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
@@ -236,7 +239,10 @@ class AssertToRaise(Codemod):
     The fix is **safe** for input checks: an assert in a public function or method whose
     condition reads a parameter (or an attribute of one, like `config.gamma`; `self.x` in
     `__post_init__`) that has not been reassigned before the assert, and reads no other
-    local variable. Giving a parameter its default (`if config is None: config =
+    local variable but those holding only the caller's values (a local bound once before
+    the assert from parameters, constants and builtins, `n = len(low)`; the target of a
+    `for` directly over a parameter, or `zip`/`enumerate` of parameters). Giving a
+    parameter its default (`if config is None: config =
     DefaultConfig()`, or `if not config:`, the default reading no other local variable)
     does not count as reassigning it: the value is still the caller's, or the default.
     An assert inside that `if` checks the default, not the input, and a message-less
@@ -260,13 +266,15 @@ class AssertToRaise(Codemod):
     the library knows it is set; asserts whose message calls them a bug or an internal
     error (`"BUG: ..."`, `"should never happen"`) or says the condition is checked
     elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
-    sampler"`; not `"must be checked"`); and checks of a parameter that an earlier
-    `if ...: raise` of the function already validates. With `invariants = "unsafe"`
+    sampler"`; not `"must be checked"`) or a `"sanity check"`; checks of a parameter
+    that an earlier `if ...: raise` of the function already validates; and `assert x is
+    not None` after a statement that always runs before it used `x` (`x.shape[1]`). With `invariants = "unsafe"`
     they are offered as **unsafe** fixes instead, each with its reason.
 
     The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
-    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`: the
-    same exception, no longer stripped by `-O`); conditions on tensor values (`.all()`,
+    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`, a
+    bare `raise AssertionError` without a message: the same exception, no longer
+    stripped by `-O`); conditions on tensor values (`.all()`,
     `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O` removed
     and breaks the `torch.compile` graph where the assert did not); every assert in a
     file that catches `AssertionError` somewhere; and every assert of a distribution
@@ -850,8 +858,9 @@ class _Decider:
         value = binding.value
         calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
         for inner in ast.walk(value):
-            if isinstance(inner, (ast.Lambda, ast.NamedExpr, ast.comprehension, ast.Await,
-                                  ast.Yield, ast.YieldFrom)):
+            # Arithmetic makes a new value (`y = x * factor`): a check of it is one of
+            # the function's own results, an invariant.
+            if not isinstance(inner, _INPUT_EXPRESSIONS):
                 return False
             if isinstance(inner, ast.Call) and not (
                     isinstance(inner.func, ast.Name)
@@ -1091,6 +1100,11 @@ class _Decider:
         return qualified
 
 
+# What a local holding the caller's values is made of: names, constants, attributes,
+# subscripts, displays and builtin calls (`len(low)`, `tuple(shape)`, `x.shape[0]`).
+_INPUT_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice,
+                      ast.Call, ast.keyword, ast.Tuple, ast.List, ast.Set, ast.Dict,
+                      ast.Starred, ast.expr_context)
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
 # Subexpressions that may not run: `x.a if x is not None else 0`, `x and x.a`, lambdas.
 _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,

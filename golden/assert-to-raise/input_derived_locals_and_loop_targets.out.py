@@ -14,6 +14,8 @@ def generate(n_centers, low, high, dimensions=None):
     count = len(high)
     count = count - 1
     assert count >= 0, "no dimensions"
+    scaled = low * 2
+    assert scaled.shape == low.shape, "scaling keeps the shape"
     return n_features
 
 
