@@ -161,7 +161,8 @@ class AssertToRaise(Codemod):
     when the condition is an `isinstance`/`issubclass`/`callable` check or `type(x) is
     T`, `IndexError` for an ordering check of the index in `__getitem__(self, idx)`; a
     message that is an exception (`assert c, NotImplementedError`: a builtin exception
-    class, a name ending in `Error`/`Exception`, or a call of one) is raised as written. The condition is inverted
+    class, a name ending in `Error`/`Exception`, or a call of one) is raised as written.
+    The condition is inverted
     where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
     otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
     false both ways). The message expression is kept as written; an assert without one
@@ -189,7 +190,8 @@ class AssertToRaise(Codemod):
     leave as they are. `if x: assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
-    root; with neither, flake8's `max-line-length`; else yapf's `column_limit`) is followed: its line length (unless `line-length`
+    root; with neither, flake8's `max-line-length`; else yapf's `column_limit`) is
+    followed: its line length (unless `line-length`
     is set here), its quote style for generated messages (else the file's majority);
     with ruff's flake8-errmsg rules (`EM101`/`EM102`/`EM103`) the message is assigned to
     `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
@@ -268,8 +270,8 @@ class AssertToRaise(Codemod):
     elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
     sampler"`; not `"must be checked"`) or a `"sanity check"`; checks of a parameter
     that an earlier `if ...: raise` of the function already validates; and `assert x is
-    not None` after a statement that always runs before it used `x` (`x.shape[1]`). With `invariants = "unsafe"`
-    they are offered as **unsafe** fixes instead, each with its reason.
+    not None` after a statement that always runs before it used `x` (`x.shape[1]`).
+    With `invariants = "unsafe"` they are offered as **unsafe** fixes instead, each with its reason.
 
     The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
     sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`, a
