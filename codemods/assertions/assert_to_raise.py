@@ -859,6 +859,7 @@ class _Decider:
             return False
         value = binding.value
         calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
+        read = False  # `J = list()` holds no input: what the function then adds to it
         for inner in ast.walk(value):
             # Arithmetic makes a new value (`y = x * factor`): a check of it is one of
             # the function's own results, an invariant.
@@ -870,10 +871,11 @@ class _Decider:
                 return False
             if isinstance(inner, ast.Name) and id(inner) not in calls:
                 found = self.model.bindings(inner)
-                if found and found[0].scope is function.scope and not self._is_input(
-                        inner, node, function):
-                    return False
-        return True
+                if found and found[0].scope is function.scope:
+                    if not self._is_input(inner, node, function):
+                        return False
+                    read = True
+        return read
 
     def _is_input(self, name: ast.Name, node: ast.Assert, function: _Function) -> bool:
         """A parameter (not `self`) still holding what the caller passed at the assert."""

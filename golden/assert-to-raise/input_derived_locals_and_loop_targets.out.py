@@ -16,6 +16,10 @@ def generate(n_centers, low, high, dimensions=None):
     assert count >= 0, "no dimensions"
     scaled = low * 2
     assert scaled.shape == low.shape, "scaling keeps the shape"
+    returns = list()
+    for bound in (low, high):
+        returns.append(bound)
+    assert len(returns) > 1, "two bounds are needed"
     return n_features
 
 
