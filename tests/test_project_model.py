@@ -290,6 +290,14 @@ def test_tests_reach_asserts_through_the_calls_they_make(tmp_path: Path) -> None
      120),  # formatted by yapf
     ({"pyproject.toml": "[tool.black]\nline-length = 100\n[tool.yapf]\ncolumn_limit = 120\n"},
      100),
+    # No ruff or black configured: the line flake8 (or pycodestyle) allows.
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n"}, 100),
+    ({"tox.ini": "[pycodestyle]\nmax_line_length = 79\n"}, 79),
+    ({".flake8": "[flake8]\nmax-line-length = 120\n",
+      "setup.cfg": "[pep8]\nmax-line-length = 99\n"}, 120),
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n",
+      "pyproject.toml": "[tool.black]\nskip-string-normalization = true\n"}, None),
+    ({"setup.cfg": "[flake8]\nmax-line-length = long\n"}, None),
     ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n"}, None),
     ({"pyproject.toml": "[tool.ruff\nline-length = 120\n"}, None),  # not TOML
 ])

@@ -7,6 +7,7 @@ models; `assert_to_raise_edit` (libcst) only lays out the `if` and the `raise`.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -56,9 +57,14 @@ class Decision:
     """What to do with one assert: the `data` of its finding, read by the editor."""
 
     verdict: Verdict
-    exception: str  # "ValueError", "TypeError" or (for `assert False`) "AssertionError"
+    # "ValueError", "TypeError", "IndexError", the exception the message names, or (for
+    # `assert False`) "AssertionError"
+    exception: str
     assertion: ast.Assert
     always_fails: bool = False  # `assert False, ...`: becomes a plain `raise`
+    # `assert c, NotImplementedError` / `assert c, KeyError(k)`: the message is the
+    # exception, raised as written
+    raises_message: bool = False
     reason: str = ""  # why it is not SAFE
     layout: Layout = Layout()
 
@@ -78,9 +84,15 @@ class Decision:
 
 
 ASSERTION_ERROR = "AssertionError"
-# The message of a bare `assert False`, which marks code that should not be reached.
-UNREACHABLE_MESSAGE = "unreachable code was reached"
-TYPE_CHECK_FUNCTIONS = frozenset({"builtins.isinstance", "builtins.issubclass"})
+TYPE_CHECK_FUNCTIONS = frozenset(
+    {"builtins.isinstance", "builtins.issubclass", "builtins.callable"})
+# The builtin exception classes, by name: `assert c, NotImplementedError` raises one.
+BUILTIN_EXCEPTIONS = frozenset(
+    name for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException))
+# `type(x) is float`, `type(x) in (int, float)`: the comparisons that check a type.
+_TYPE_COMPARISONS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 # Methods and torch functions whose result depends on tensor values, not shapes. Under
 # torch.compile an assert on such a value becomes an async device assert; an `if` on it
 # breaks the graph. Under `python -O` the assert (and its device sync) was free.
@@ -110,7 +122,7 @@ INVARIANT_MODES = ("ignore", "unsafe")
 # Messages that call the assert an invariant of the library, not a check of input.
 INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
-    r"|internal error|\bunreachable\b|please report"
+    r"|internal error|\bunreachable\b|please report|\bsanity check\b"
     # "type checked on match()", "already validated", "is guaranteed by the loader"; not
     # "must be checked", "not guaranteed"
     r"|(?<!\bbe )\bchecked (?:on|in|by|at|during)\b"
@@ -146,7 +158,11 @@ class AssertToRaise(Codemod):
 
     ## What it does
     Rewrites `assert cond, msg` into `if not cond: raise ValueError(msg)`, or `TypeError`
-    when the condition is an `isinstance`/`issubclass` check. The condition is inverted
+    when the condition is an `isinstance`/`issubclass`/`callable` check or `type(x) is
+    T`, `IndexError` for an ordering check of the index in `__getitem__(self, idx)`; a
+    message that is an exception (`assert c, NotImplementedError`: a builtin exception
+    class, a name ending in `Error`/`Exception`, or a call of one) is raised as written.
+    The condition is inverted
     where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
     otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
     false both ways). The message expression is kept as written; an assert without one
@@ -174,7 +190,8 @@ class AssertToRaise(Codemod):
     leave as they are. `if x: assert y` and `a = 1; assert a` are split into lines.
 
     The project's formatter and linter configuration (ruff's or black's, at the project
-    root; else yapf's `column_limit`) is followed: its line length (unless `line-length`
+    root; with neither, flake8's `max-line-length`; else yapf's `column_limit`) is
+    followed: its line length (unless `line-length`
     is set here), its quote style for generated messages (else the file's majority);
     with ruff's flake8-errmsg rules (`EM101`/`EM102`/`EM103`) the message is assigned to
     `msg` (`message`, `error_message` if taken) before `raise ValueError(msg)`; with
@@ -224,7 +241,10 @@ class AssertToRaise(Codemod):
     The fix is **safe** for input checks: an assert in a public function or method whose
     condition reads a parameter (or an attribute of one, like `config.gamma`; `self.x` in
     `__post_init__`) that has not been reassigned before the assert, and reads no other
-    local variable. Giving a parameter its default (`if config is None: config =
+    local variable but those holding only the caller's values (a local bound once before
+    the assert from parameters, constants and builtins, `n = len(low)`; the target of a
+    `for` directly over a parameter, or `zip`/`enumerate` of parameters). Giving a
+    parameter its default (`if config is None: config =
     DefaultConfig()`, or `if not config:`, the default reading no other local variable)
     does not count as reassigning it: the value is still the caller's, or the default.
     An assert inside that `if` checks the default, not the input, and a message-less
@@ -248,13 +268,15 @@ class AssertToRaise(Codemod):
     the library knows it is set; asserts whose message calls them a bug or an internal
     error (`"BUG: ..."`, `"should never happen"`) or says the condition is checked
     elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
-    sampler"`; not `"must be checked"`); and checks of a parameter that an earlier
-    `if ...: raise` of the function already validates. With `invariants = "unsafe"`
-    they are offered as **unsafe** fixes instead, each with its reason.
+    sampler"`; not `"must be checked"`) or a `"sanity check"`; checks of a parameter
+    that an earlier `if ...: raise` of the function already validates; and `assert x is
+    not None` after a statement that always runs before it used `x` (`x.shape[1]`).
+    With `invariants = "unsafe"` they are offered as **unsafe** fixes instead, each with its reason.
 
     The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
-    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`: the
-    same exception, no longer stripped by `-O`); conditions on tensor values (`.all()`,
+    sure of: `assert False`, wherever it is (it becomes `raise AssertionError(...)`, a
+    bare `raise AssertionError` without a message: the same exception, no longer
+    stripped by `-O`); conditions on tensor values (`.all()`,
     `.item()`, `torch.isfinite`, ...: the rewrite keeps a device sync that `-O` removed
     and breaks the `torch.compile` graph where the assert did not); every assert in a
     file that catches `AssertionError` somewhere; and every assert of a distribution
@@ -406,11 +428,16 @@ class _Decider:
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
+        raised = None if always_fails else self._raised_message(node.msg)
         # `assert False` marks code that must not be reached, not a bad argument: keep the
         # exception callers already see, only make it survive -O.
         exception = ("AssertionError" if always_fails
-                     else "TypeError" if self._is_type_check(node.test) else "ValueError")
-        decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails)
+                     else raised if raised is not None
+                     else "TypeError" if self._is_type_check(node.test)
+                     else "IndexError" if self._is_index_check(node.test, function)
+                     else "ValueError")
+        decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
+                            raises_message=raised is not None)
         reported = self._reliance(node, function, exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
@@ -438,7 +465,9 @@ class _Decider:
         else:
             line_length = settings.line_length or DEFAULT_LINE_LENGTH
         path = self._relative_path()
-        rule = _errmsg_rule(node.msg)
+        # `raise AssertionError` for a bare `assert False`; the message's own exception
+        rule = (None if decision.raises_message or (decision.always_fails and node.msg is None)
+                else _errmsg_rule(node.msg))
         variable = None
         if rule is not None and settings.enables(rule, path):
             scope_node: ast.AST = function.node if function is not None else self.file.tree
@@ -743,6 +772,11 @@ class _Decider:
         if state is not None:
             yield (f"checks that `{state}` is set: the state of an object handed in, an "
                    "Optional narrowed for the type checker more likely than user input"), True
+        checked = _is_not_none(node.test)
+        if (isinstance(checked, ast.Name) and checked.id in inputs
+                and self._used_before(checked.id, node, function)):
+            yield (f"`{checked.id}` is already used on an earlier line, where None would "
+                   "have failed: the check can never fail"), True
         if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
             yield (f"a check on `{narrowed.id}` with no message, after giving it a default: "
                    "written to narrow its type, not to check input"), True
@@ -758,6 +792,98 @@ class _Decider:
         if project.is_distribution() and not project.has_tests():
             yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
                    "expect AssertionError cannot be checked"), False
+
+    def _used_before(self, name: str, node: ast.Assert, function: _Function) -> bool:
+        """Whether a statement that always runs before the assert (an earlier simple
+        statement of its block, or of a block around it) reads an attribute of `name` or
+        subscripts it (`x.shape[1]`), outside a conditional expression."""
+        child: ast.AST = node
+        for ancestor in self.model.ancestors(node):
+            for field_name in ("body", "orelse", "finalbody"):
+                block = getattr(ancestor, field_name, None)
+                if not isinstance(block, list):
+                    continue
+                index = next((i for i, statement in enumerate(block) if statement is child),
+                             None)
+                if index is not None and any(
+                        isinstance(statement, _SIMPLE_STATEMENTS)
+                        and _dereferences(statement, name) for statement in block[:index]):
+                    return True
+            if ancestor is function.node:
+                return False
+            child = ancestor
+        return False
+
+    def _input_derived(self, bindings: list[Binding], node: ast.Assert,
+                       function: _Function) -> bool:
+        """A local bound once before the assert from the caller's values only: `n =
+        len(low)` (parameters, constants and builtins read), or the target of a `for`
+        directly over a parameter (or `zip`/`enumerate` of parameters)."""
+        loops = [b for b in bindings if b.kind is BindingKind.LOOP
+                 and any(block is b.statement for block in _bodies_around(self.model, node))]
+        if loops:
+            # The innermost `for` around the assert that binds the name, and no other
+            # binding of it in that loop.
+            binding = max(loops, key=lambda b: b.position)
+            inside = set(map(id, ast.walk(binding.statement)))  # type: ignore[arg-type]
+            if any(b is not binding and id(b.node) in inside for b in bindings):
+                return False
+        elif len(bindings) == 1:
+            (binding,) = bindings
+        else:
+            return False
+        statement = binding.statement
+        if binding.position >= (node.lineno, node.col_offset):
+            return False
+        if isinstance(statement, ast.For) and binding.kind is BindingKind.LOOP:
+            if not all(isinstance(target, ast.Name) for target in (
+                    statement.target.elts if isinstance(statement.target, ast.Tuple)
+                    else [statement.target])):
+                return False
+            iterated = statement.iter
+            if (isinstance(iterated, ast.Call) and not iterated.keywords
+                    and self._builtin(iterated.func) in ("builtins.zip", "builtins.enumerate")):
+                sources = iterated.args
+            else:
+                sources = [iterated]
+            return bool(sources) and all(
+                isinstance(source, ast.Name) and self._is_input(source, node, function)
+                for source in sources)
+        if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
+                or binding.value is None):
+            return False
+        if isinstance(statement, ast.Assign):
+            if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
+                return False
+        elif not isinstance(statement, ast.AnnAssign):
+            return False
+        value = binding.value
+        calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
+        read = False  # `J = list()` holds no input: what the function then adds to it
+        for inner in ast.walk(value):
+            # Arithmetic makes a new value (`y = x * factor`): a check of it is one of
+            # the function's own results, an invariant.
+            if not isinstance(inner, _INPUT_EXPRESSIONS):
+                return False
+            if isinstance(inner, ast.Call) and not (
+                    isinstance(inner.func, ast.Name)
+                    and (self._builtin(inner.func) or "").startswith("builtins.")):
+                return False
+            if isinstance(inner, ast.Name) and id(inner) not in calls:
+                found = self.model.bindings(inner)
+                if found and found[0].scope is function.scope:
+                    if not self._is_input(inner, node, function):
+                        return False
+                    read = True
+        return read
+
+    def _is_input(self, name: ast.Name, node: ast.Assert, function: _Function) -> bool:
+        """A parameter (not `self`) still holding what the caller passed at the assert."""
+        bindings = self.model.bindings(name)
+        return (bool(bindings) and bindings[0].scope is function.scope
+                and name.id != self._self_parameter(function)
+                and any(b.kind is BindingKind.PARAMETER for b in bindings)
+                and self._parameter_state(bindings, node, function) == "input")
 
     def _validated_before(self, node: ast.Assert, function: _Function,
                           names: set[str]) -> tuple[str, int] | None:
@@ -824,7 +950,7 @@ class _Decider:
         """"input": a parameter still holding what the caller passed where the assert
         reads it; "defaulted": that, or the default the body gave it; else "computed"."""
         if not any(b.kind is BindingKind.PARAMETER for b in bindings):
-            return "computed"
+            return "input" if self._input_derived(bindings, node, function) else "computed"
         position = (node.lineno, node.col_offset)
         loops = self._loops(node, function)
         state = "input"
@@ -887,12 +1013,51 @@ class _Decider:
         return positional[0].arg if positional else None
 
     def _is_type_check(self, test: ast.expr) -> bool:
-        """`isinstance(...)`, `not issubclass(...)`, and `and`/`or` of only such checks."""
+        """`isinstance(...)`, `not issubclass(...)`, `callable(f)`, `type(x) is float`,
+        and `and`/`or` of only such checks."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self._is_type_check(test.operand)
         if isinstance(test, ast.BoolOp):
             return all(self._is_type_check(value) for value in test.values)
+        if isinstance(test, ast.Compare):
+            return (len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_COMPARISONS)
+                    and isinstance(test.left, ast.Call) and len(test.left.args) == 1
+                    and not test.left.keywords
+                    and self._builtin(test.left.func) == "builtins.type")
         return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
+
+    def _is_index_check(self, test: ast.expr, function: _Function | None) -> bool:
+        """`idx < len(self.files)` in `__getitem__(self, idx)`: an index out of range."""
+        if function is None or function.name != "__getitem__" or function.owner is None:
+            return False
+        positional = [*function.node.args.posonlyargs, *function.node.args.args]
+        if len(positional) < 2:
+            return False
+        index = positional[1].arg
+        comparisons = [test] if not (isinstance(test, ast.BoolOp)
+                                     and isinstance(test.op, ast.And)) else test.values
+        return all(
+            isinstance(comparison, ast.Compare)
+            and all(isinstance(op, _ORDERINGS) for op in comparison.ops)
+            and any(name.id == index for name in _loads(comparison))
+            for comparison in comparisons
+        )
+
+    def _raised_message(self, message: ast.expr | None) -> str | None:
+        """The exception `assert c, NotImplementedError` (or `..., KeyError(key)`) names
+        as its message: a builtin exception class, or a name ending in `Error` or
+        `Exception`, or a call of one; None for any other message."""
+        if isinstance(message, ast.Call):
+            message = message.func
+        if not isinstance(message, (ast.Name, ast.Attribute)):
+            return None
+        builtin = self._builtin(message)
+        if builtin is not None and builtin.startswith("builtins."):
+            return builtin.removeprefix("builtins.") if (
+                builtin.removeprefix("builtins.") in BUILTIN_EXCEPTIONS) else None
+        if _last_name(message).endswith(("Error", "Exception")):
+            return ast.unparse(message)
+        return None
 
     def _narrowing(self, node: ast.Assert) -> tuple[ast.expr, ast.expr] | None:
         """(`x`, the check) in a message-less `assert x`, `x is not None`,
@@ -937,6 +1102,32 @@ class _Decider:
         if qualified is None and isinstance(func, ast.Name) and not self.model.bindings(func):
             return f"builtins.{func.id}"
         return qualified
+
+
+# What a local holding the caller's values is made of: names, constants, attributes,
+# subscripts, displays and builtin calls (`len(low)`, `tuple(shape)`, `x.shape[0]`).
+_INPUT_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice,
+                      ast.Call, ast.keyword, ast.Tuple, ast.List, ast.Set, ast.Dict,
+                      ast.Starred, ast.expr_context)
+_SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
+# Subexpressions that may not run: `x.a if x is not None else 0`, `x and x.a`, lambdas.
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                ast.GeneratorExp)
+
+
+def _dereferences(statement: ast.AST, name: str) -> bool:
+    """Whether the statement reads an attribute of `name` or subscripts it, where that
+    always runs (not in a conditional expression, `and`/`or`, lambda or comprehension)."""
+    stack = [statement]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, _CONDITIONAL):
+            continue
+        if (isinstance(current, (ast.Attribute, ast.Subscript))
+                and isinstance(current.value, ast.Name) and current.value.id == name):
+            return True
+        stack.extend(ast.iter_child_nodes(current))
+    return False
 
 
 _PRAGMA = re.compile(r"(?:noqa|type:|pragma|pylint|fmt:|nosec|pyright:|mypy:)", re.IGNORECASE)

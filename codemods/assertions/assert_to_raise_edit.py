@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 import libcst as cst
 
@@ -17,7 +18,7 @@ from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor
 from torchfix.rewrite.edits import file_quote
 
-from .assert_to_raise import _PRAGMA, UNREACHABLE_MESSAGE, Decision
+from .assert_to_raise import _PRAGMA, Decision
 from .raises_doc import with_raises
 
 # A new piece of code in place of an assert: small statements stay on their line, whole
@@ -238,6 +239,15 @@ class AssertToRaiseEditor(Editor):
     ) -> list[cst.SimpleStatementLine]:
         """`raise E(<message>)`, or `msg = <message>` then `raise E(msg)` (flake8-errmsg)."""
         variable = decision.layout.message_variable
+        if decision.raises_message and assertion.msg is not None:
+            # `assert c, NotImplementedError`: the message is the exception to raise.
+            raised = assertion.msg
+            if raised.lpar and "\n" not in _NO_CODE.code_for_node(raised):
+                raised = raised.with_changes(lpar=[], rpar=[])
+            return [cst.SimpleStatementLine(body=[cst.Raise(exc=raised)])]
+        if decision.always_fails and assertion.msg is None:
+            # A bare `assert False`: a bare `raise AssertionError`, as the original raised.
+            return [cst.SimpleStatementLine(body=[cst.Raise(exc=cst.Name(decision.exception))])]
         if variable is None:
             call = self._exception_call(assertion, decision, indent)
             if decision.layout.trailing_comma:
@@ -581,6 +591,10 @@ def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
     value = argument.value
     if relay and isinstance(value, cst.ConcatenatedString):
         value = _hanging_parts(value, indent)
+    if relay:
+        # Backslash continuations (`"a " \` + `.format(...)`) become line breaks inside
+        # the call's parentheses, at the message's indent.
+        value = cast(cst.BaseExpression, value.visit(_Unbackslashed(indent)))
     closing = argument.whitespace_after_arg
     if isinstance(closing, cst.ParenthesizedWhitespace):
         closing = closing.with_changes(indent=True, last_line=cst.SimpleWhitespace(""))
@@ -592,6 +606,28 @@ def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
         ),
         args=[argument.with_changes(value=value, whitespace_after_arg=closing)],
     )
+
+
+class _Unbackslashed(cst.CSTTransformer):
+    """Each backslash continuation becomes a line break (no backslash) starting the next
+    line at `indent`: the parentheses around the expression continue the line."""
+
+    def __init__(self, indent: str) -> None:
+        super().__init__()
+        self.indent = indent
+
+    def leave_SimpleWhitespace(
+        self, original_node: cst.SimpleWhitespace, updated_node: cst.SimpleWhitespace
+    ) -> cst.BaseParenthesizableWhitespace:
+        if "\\" not in updated_node.value:
+            return updated_node
+        return cst.ParenthesizedWhitespace(indent=True,
+                                           last_line=cst.SimpleWhitespace(self.indent))
+
+
+def _continued_with_backslash(message: cst.BaseExpression) -> bool:
+    return any(isinstance(node, cst.SimpleWhitespace) and "\\" in node.value
+               for node in _walk(message))
 
 
 def _hanging_parts(text: cst.ConcatenatedString, indent: str) -> cst.ConcatenatedString:
@@ -679,6 +715,8 @@ def _aligned_for_the_assert(message: cst.BaseExpression | None) -> bool:
     A message in parentheses with a line break right after `(` has a hanging indent,
     which moves along with the block.
     """
+    if message is not None and not message.lpar and _continued_with_backslash(message):
+        return True
     if not isinstance(message, cst.ConcatenatedString):
         return False
     if "\n" not in _NO_CODE.code_for_node(message):
@@ -969,11 +1007,8 @@ def _message_arguments(
     generated message in `quote` unless the text needs the other."""
     message = assertion.msg
     if message is None:
-        if decision.always_fails:
-            text = cst.SimpleString(string_literal(UNREACHABLE_MESSAGE, quote))
-        else:
-            expected = f"expected {condition_text(assertion, decision)}"
-            text = cst.SimpleString(string_literal(expected, quote))
+        expected = f"expected {condition_text(assertion, decision)}"
+        text = cst.SimpleString(string_literal(expected, quote))
         return {"args": [cst.Arg(value=text)]}
     if message.lpar and isinstance(message, _MESSAGES_WITHOUT_PARENTHESES):
         # A message in parentheses spans lines: they become the call's, layout and all.

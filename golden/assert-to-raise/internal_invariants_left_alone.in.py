@@ -32,7 +32,7 @@ def normalize_advantages(advantages, eps=1e-8):
 def train(trainer, mode, batches):
     assert trainer.max_epochs is not None
     assert trainer.optimizer
-    for batch in batches:
+    for batch in batches.split(2):
         assert batch.shape[0] > 0
     for step in range(3):
         assert mode != "eval"

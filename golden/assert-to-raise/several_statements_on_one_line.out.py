@@ -6,7 +6,7 @@ def rollout(env, horizon, n_envs):
         raise ValueError("expected n_envs > 0")
     obs = env.reset()  # vectorised
     a = 1
-    if env is None:
-        raise ValueError("expected env is not None")
+    if env.num_envs != n_envs:
+        raise ValueError("expected env.num_envs == n_envs")
     b = 2
     return obs, steps, a, b

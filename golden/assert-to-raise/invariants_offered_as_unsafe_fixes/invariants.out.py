@@ -41,7 +41,7 @@ def train(trainer, mode, batches):
         raise ValueError("expected trainer.max_epochs is not None")
     if not trainer.optimizer:
         raise ValueError("expected trainer.optimizer")
-    for batch in batches:
+    for batch in batches.split(2):
         if not (batch.shape[0] > 0):
             raise ValueError("expected batch.shape[0] > 0")
     for step in range(3):
@@ -72,4 +72,4 @@ def pick_device(name):
         return name
     elif name.startswith("cuda"):
         return name
-    raise AssertionError("unreachable code was reached")
+    raise AssertionError

@@ -1,0 +1,12 @@
+AVAILABLE_LR_SCHEDULES = ("constant", "linear", "cosine")
+
+
+def make_schedule(learning_rate_schedule_name, warmup_steps, decay_steps):
+    if learning_rate_schedule_name not in AVAILABLE_LR_SCHEDULES:
+        raise ValueError("expected learning_rate_schedule_name in AVAILABLE_LR_SCHEDULES")
+    if not (warmup_steps is None or 0 <= warmup_steps < decay_steps + len(AVAILABLE_LR_SCHEDULES)):
+        raise ValueError(
+            "expected warmup_steps is None or 0 <= warmup_steps < decay_steps + "
+            "len(AVAILABLE_LR_SCHEDULES)"
+        )
+    return learning_rate_schedule_name, warmup_steps
