@@ -30,11 +30,15 @@ EXPLICIT_STRICT_CONFIG = "[tool.torchfix.strict-load-state-dict]\nexplicit-defau
 
 
 @pytest.fixture(autouse=True)
-def _explicit_strict(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _explicit_strict(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """strict-load-state-dict with `explicit-default = true` as its default, in this
     process and the worker processes it forks: the snippets above are its fixes. A
     `python -m torchfix` run in a subprocess reads it from the configuration file that
-    tmp_path starts with."""
+    tmp_path starts with. Not for the golden cases and the selftest: they run the
+    codemods' own defaults, and their configuration files say otherwise."""
+    if request.path.name in ("test_golden.py", "test_selftest.py"):
+        return
+    tmp_path: Path = request.getfixturevalue("tmp_path")
     (tmp_path / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
     from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 

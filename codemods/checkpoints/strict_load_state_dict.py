@@ -80,11 +80,17 @@ def _flag(value: object) -> bool:
 
 
 class StrictLoadStateDict(Codemod):
-    """Pass `strict=True` to `nn.Module.load_state_dict`.
+    """Report checkpoint loads that ignore their keys; optionally write `strict=True` out.
 
     ## What it does
-    Rewrites `module.load_state_dict(state_dict)` into
-    `module.load_state_dict(state_dict, strict=True)`.
+    `strict=True` is what `nn.Module.load_state_dict` does when not told, so by default
+    nothing is added where the receiver's `load_state_dict` already defaults to it (a
+    module, a LightningModule, a subclass that does not override it, a receiver of
+    unknown class): it would change nothing. Reported: a `strict=False` whose returned
+    keys are thrown away, and a function taking its own `strict` that does not pass it
+    on. With the option `explicit-default = true` it also rewrites
+    `module.load_state_dict(state_dict)` into
+    `module.load_state_dict(state_dict, strict=True)` (a review policy), as below.
 
     ## Why
     A checkpoint whose keys do not match the model is a bug: a renamed layer, a wrapper
