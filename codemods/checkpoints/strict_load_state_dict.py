@@ -17,6 +17,7 @@ from torchfix.rewrite.contract import (
     Codemod,
     FileContext,
     Finding,
+    Option,
     ReplaceNode,
     Safety,
 )
@@ -72,12 +73,24 @@ STRICTLESS_IN_REACH = ("pass strict=True if the receiver's load_state_dict takes
                        "load_state_dict without strict")
 
 
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("strict-load-state-dict: explicit-default must be true or false")
+    return value
+
+
 class StrictLoadStateDict(Codemod):
-    """Pass `strict=True` to `nn.Module.load_state_dict`.
+    """Report checkpoint loads that ignore their keys; optionally write `strict=True` out.
 
     ## What it does
-    Rewrites `module.load_state_dict(state_dict)` into
-    `module.load_state_dict(state_dict, strict=True)`.
+    `strict=True` is what `nn.Module.load_state_dict` does when not told, so by default
+    nothing is added where the receiver's `load_state_dict` already defaults to it (a
+    module, a LightningModule, a subclass that does not override it, a receiver of
+    unknown class): it would change nothing. Reported: a `strict=False` whose returned
+    keys are thrown away, and a function taking its own `strict` that does not pass it
+    on. With the option `explicit-default = true` it also rewrites
+    `module.load_state_dict(state_dict)` into
+    `module.load_state_dict(state_dict, strict=True)` (a review policy), as below.
 
     ## Why
     A checkpoint whose keys do not match the model is a bug: a renamed layer, a wrapper
@@ -159,6 +172,12 @@ class StrictLoadStateDict(Codemod):
     triggers = (b"load_state_dict",)
     fix_safety = "safe, unsafe"
     family = "checkpoints"
+    options = (
+        Option("explicit-default", False, "Write strict=True where it is already the default "
+               "(nn.Module's load_state_dict): a review policy, it changes nothing at run "
+               "time. False: only strict=False and ignored strict parameters are reported.",
+               check=_flag),
+    )
 
     @classmethod
     def skips_path(cls, path: Path) -> bool:
@@ -173,6 +192,7 @@ class StrictLoadStateDict(Codemod):
         receivers = _Receivers(file)
         model = file.semantic
         strictless: list[str] | None = None  # read once, for the first unknown receiver
+        explicit = bool(file.option("explicit-default", cls))
         for call in _load_state_dict_calls(file.tree):
             if not call.args and not call.keywords:
                 continue
@@ -191,15 +211,17 @@ class StrictLoadStateDict(Codemod):
                 continue  # `target.load_state_dict(online.state_dict())`: not a checkpoint
             if _in_type_error_fallback(model, call):
                 continue  # `except TypeError:` after a call with strict: for receivers without it
+            receiver = call.func.value  # type: ignore[attr-defined]
+            kind = receivers.kind(receiver, call)
+            if kind is Kind.OTHER:
+                continue  # no `strict` to pass (an optimizer), or one that defaults otherwise
             function = model.enclosing_function(call)
             if function is not None and "strict" in _parameter_names(function):
                 yield Finding(call, "this function takes `strict` but does not pass it on: "
                               "pass strict=strict", Safety.MANUAL)
                 continue
-            receiver = call.func.value  # type: ignore[attr-defined]
-            kind = receivers.kind(receiver, call)
-            if kind is Kind.OTHER:
-                continue
+            if not explicit:
+                continue  # strict=True is what Module.load_state_dict does when not told
             if kind is Kind.UNKNOWN and _made_by_class_variable(model, receiver):
                 if strictless is None:
                     strictless = _strictless_classes_in_reach(file)
@@ -512,6 +534,10 @@ class _Receivers:
                 kind = self._attribute_kind(at, receiver.attr, depth)
                 if kind is None:  # a property of this class: what it returns
                     kind = self._method_result_kind(receiver, depth)
+                if kind is Kind.UNKNOWN and self.class_of(receiver, depth) is None:
+                    # `self.optimizer = optimizer_cls(params)`: a class passed in, so the
+                    # name is all there is to go on
+                    return self._by_name(receiver.attr)
                 if kind is not None:  # what the class says beats what the name says
                     return kind
             return self._by_name(receiver.attr)
