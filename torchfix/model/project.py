@@ -89,6 +89,7 @@ class Project:
     _darglint: str | None = field(default=None, repr=False)
     _darglint_read: bool = field(default=False, repr=False)
     _has_tests: bool | None = field(default=None, repr=False)
+    _derived: dict[str, str] = field(default_factory=dict, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
     # The module being decided, read from the text being decided (an editor's buffer, or
@@ -113,6 +114,7 @@ class Project:
         state["_current_facts"] = None
         state["_reach"] = None
         state["_reach_facts"] = {}
+        state["_derived"] = {}
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -420,6 +422,22 @@ class Project:
         self.facts_read.update(self._reach_facts)
         return self._reach
 
+    def derived(self, kind: str, name: str) -> str:
+        """A project-wide fact a codemod computes (`register_derived_fact`): what several
+        files of the project say together (how many modules of a package atomic-save
+        rewrites). Computed once per process, from the files on disk; what the
+        computation itself read is not a fact of the result that asks, the value is."""
+        key = f"derived:{kind}:{name}"
+        if key not in self._derived:
+            saved = (self.facts_read, self._current, self._current_facts)
+            self.facts_read, self._current, self._current_facts = {}, None, None
+            try:
+                self._derived[key] = _DERIVED[kind](self, name)
+            finally:
+                self.facts_read, self._current, self._current_facts = saved
+        self._note(key, self._derived[key])
+        return self._derived[key]
+
     # -- the cache -----------------------------------------------------------------------
 
     def current_digest(self, key: str) -> str | None:
@@ -444,6 +462,7 @@ class Project:
         self._imports = None
         self._darglint_read = False
         self._has_tests = None
+        self._derived.clear()
 
     def _digest_now(self, key: str) -> str | None:
         saved = dict(self.facts_read)
@@ -477,12 +496,29 @@ class Project:
                 return repr(self.has_tests())
             if key == "project:distribution":
                 return repr(self.is_distribution())
+            if kind == "derived":
+                derived_kind, _, derived_name = name.partition(":")
+                if derived_kind not in _DERIVED:
+                    return None
+                return self.derived(derived_kind, derived_name)
             if key == "project:assertion-expectations":
                 self.assertion_expectations()
                 return self._expectations_digest
             return None
         finally:
             self.facts_read = saved
+
+
+# Project-wide facts a codemod computes itself (`Project.derived`), by kind: the function
+# computing the fact named `name` of that kind. Registered when the codemod's module is
+# imported; a cached result that read a kind no codemod registered is recomputed.
+_DERIVED: dict[str, Callable[[Project, str], str]] = {}
+
+
+def register_derived_fact(kind: str, compute: Callable[[Project, str], str]) -> None:
+    """Let codemods ask `Project.derived(kind, name)`: `compute(project, name)` gives the
+    fact, a string that is also its digest in the cache."""
+    _DERIVED[kind] = compute
 
 
 def _sha256(data: bytes) -> str:
