@@ -266,6 +266,13 @@ CONVERSION_REASON = (" (a one-shot conversion script: its output is made again b
 # Folders and file-name words of scripts that convert weights from one format to another.
 CONVERSION_FOLDERS = frozenset({"converters", "model_converters", "conversion", "convert"})
 CONVERSION_WORDS = frozenset({"convert", "converter", "conversion"})
+TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
+               "running it again)")
+# Folders of release tools and benchmarks, and the first words of such scripts' names
+# (`tools/export.py`, `benchmarks/benchmark.py`, `export_onnx.py`). Not `scripts/`: the
+# training script often lives there.
+TOOL_FOLDERS = frozenset({"tools", "benchmark", "benchmarks"})
+TOOL_WORDS = frozenset({"export", "benchmark", "bench"})
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
@@ -532,7 +539,8 @@ class AtomicSave(Codemod):
         if not decisions:
             return
         reason = (EXAMPLE_REASON if is_example(file)  # nobody resumes from an example's
-                  else CONVERSION_REASON if is_conversion_script(file) else None)
+                  else CONVERSION_REASON if is_conversion_script(file)
+                  else TOOL_REASON if is_tool_script(file) else None)
         if reason is not None:
             decisions = [
                 (node, Safety.UNSAFE, message + reason) if decision is Safety.SAFE
@@ -1264,6 +1272,18 @@ def is_conversion_script(file: FileContext) -> bool:
     words = identifier_words(relative.stem)
     return (any(folder.lower() in CONVERSION_FOLDERS for folder in relative.parts[:-1])
             or bool(set(words) & CONVERSION_WORDS))
+
+
+def is_tool_script(file: FileContext) -> bool:
+    """Whether the file is a release tool or a benchmark, run once to make its output:
+    below `tools/` or `benchmarks/`, or named `export*.py` / `benchmark*.py`."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute
+    with contextlib.suppress(ValueError):
+        relative = absolute.relative_to(os.getcwd())
+    words = identifier_words(relative.stem)
+    return (any(folder.lower() in TOOL_FOLDERS for folder in relative.parts[:-1])
+            or (bool(words) and words[0] in TOOL_WORDS))
 
 
 def is_example(file: FileContext) -> bool:
