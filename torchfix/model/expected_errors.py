@@ -294,9 +294,9 @@ def _with_entries(found: tuple[Expectation, list[ast.AST]],
                         seen.add(helper.name)
                         visit(list(helper.body), depth + 1)
                     continue
-                target = _call_target(model, node.func)
-                if target is not None and target not in entries:
-                    entries.append(target)
+                for target in _call_targets(model, node.func):
+                    if target not in entries:
+                        entries.append(target)
 
     visit(body, 0)
     return Expectation(expectation.path, expectation.line, expectation.callees,
@@ -314,6 +314,25 @@ def _test_helper(model: SemanticModel,
         return None
     node = binding.node
     return node if isinstance(node, _FUNCTION_TYPES) else None
+
+
+# What calling an instance runs: `__call__`, and for a torch module the `forward` its
+# `__call__` (torch's, not the project's) dispatches to.
+INSTANCE_CALL_METHODS = ("__call__", "forward")
+
+
+def _call_targets(model: SemanticModel, func: ast.expr) -> list[str]:
+    """What a call in the test file runs that the project may define: `_call_target`, and
+    for a call of an instance (`FeatureMatchingLoss()(fake, real)`, or `loss(x)` after
+    `loss = Loss()`) its class's `__call__` and `forward`."""
+    target = _call_target(model, func)
+    if target is not None:
+        return [target]
+    owner = (constructed_name(model, func) if isinstance(func, ast.Call)
+             else _instance_class(model, func) if isinstance(func, ast.Name) else None)
+    if owner is None or owner.startswith("builtins."):
+        return []
+    return [f"{owner}.{method}" for method in INSTANCE_CALL_METHODS]
 
 
 def _call_target(model: SemanticModel, func: ast.expr) -> str | None:
