@@ -401,6 +401,13 @@ def _grad_state(model: SemanticModel, expr: ast.expr) -> bool | None:
     if name in SET_GRAD and isinstance(expr, ast.Call) and expr.args:
         value = model.literal(expr.args[0])
         return value if isinstance(value, bool) else None
+    # A project's own wrapper, named for what it does: yolov5's `@smart_inference_mode()`
+    # (inference_mode or no_grad, by torch version), `with maybe_no_grad():`.
+    written = name or (target.attr if isinstance(target, ast.Attribute)
+                       else target.id if isinstance(target, ast.Name) else "")
+    last = written.rsplit(".", 1)[-1].lower()
+    if not written.startswith("torch.") and ("inference_mode" in last or "no_grad" in last):
+        return False
     return None
 
 
