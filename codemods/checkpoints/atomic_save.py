@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import itertools
 import os
 import re
 from collections import Counter
@@ -266,9 +267,14 @@ CONVERSION_REASON = (" (a one-shot conversion script: its output is made again b
 # Folders and file-name words of scripts that convert weights from one format to another.
 CONVERSION_FOLDERS = frozenset({"converters", "model_converters", "conversion", "convert"})
 CONVERSION_WORDS = frozenset({"convert", "converter", "conversion"})
+# What a weight-conversion script converts to, after "2" or "to" in its name
+# (`tensorflow2pytorch.py`, `tf_to_torch.py`, `hf2pt.py`).
+FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensorflow", "jax",
+                          "flax", "hf", "huggingface", "timm", "mmpretrain", "mmdet", "keras",
+                          "safetensors", "ckpt", "lightning"})
 TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
                "running it again)")
-# Folders of release tools and benchmarks, and the first words of such scripts' names
+# Top-level folders of release tools and benchmarks, and the first words of such scripts' names
 # (`tools/export.py`, `benchmarks/benchmark.py`, `export_onnx.py`). Not `scripts/`: the
 # training script often lives there.
 TOOL_FOLDERS = frozenset({"tools", "benchmark", "benchmarks"})
@@ -1264,25 +1270,29 @@ def in_quotes(helper: str, quote: str) -> str:
 
 def is_conversion_script(file: FileContext) -> bool:
     """Whether the file converts weights from another format, once: below a folder such
-    as `model_converters/` or `converters/`, or named `convert_*.py` / `*_converter.py`."""
+    as `model_converters/` or `converters/`, or named `convert_*.py` / `*_converter.py` /
+    `<from>2<to>.py` / `<from>_to_<to>.py` with a format as `<to>` (`tensorflow2pytorch.py`)."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
     with contextlib.suppress(ValueError):
         relative = absolute.relative_to(os.getcwd())
     words = identifier_words(relative.stem)
     return (any(folder.lower() in CONVERSION_FOLDERS for folder in relative.parts[:-1])
-            or bool(set(words) & CONVERSION_WORDS))
+            or bool(set(words) & CONVERSION_WORDS)
+            or any(word in ("2", "to") and following in FORMAT_WORDS
+                   for word, following in itertools.pairwise(words)))
 
 
 def is_tool_script(file: FileContext) -> bool:
     """Whether the file is a release tool or a benchmark, run once to make its output:
-    below `tools/` or `benchmarks/`, or named `export*.py` / `benchmark*.py`."""
+    below a top-level `tools/` or `benchmarks/` (not a package's own `pkg/tools/`, which
+    may hold its checkpointing), or named `export*.py` / `benchmark*.py`."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
     with contextlib.suppress(ValueError):
         relative = absolute.relative_to(os.getcwd())
     words = identifier_words(relative.stem)
-    return (any(folder.lower() in TOOL_FOLDERS for folder in relative.parts[:-1])
+    return ((len(relative.parts) > 1 and relative.parts[0].lower() in TOOL_FOLDERS)
             or (bool(words) and words[0] in TOOL_WORDS))
 
 
