@@ -544,11 +544,19 @@ def constructor_data(node: ast.expr) -> ast.expr:
 # -- safety ---------------------------------------------------------------------------------
 
 
+# torch.where(cond, 1.0, x): a Python number as an operand is accepted from torch 1.12 on
+# (pytorch#76691); before, it raises a dtype error against a float32 tensor.
+WHERE_SCALARS_SINCE = (1, 12)
+
+
 def verdict(site: FillSite, tensor: ConstantTensor, reader: Reader) -> Verdict | None:
     """How safe it is to fill with the constant itself; None: leave this operand alone."""
     if site.function == "where":
         if reader.is_scalar_like(site.target):
             return None  # both operands constant: the result dtype would follow the scalars
+        floor = reader.file.min_torch() if reader.file is not None else None
+        if floor is not None and floor < WHERE_SCALARS_SINCE:
+            return None  # torch.where takes a Python number from torch 1.12 on only
         return _where_verdict(site, tensor)
     return _masked_fill_verdict(site, tensor)
 
