@@ -1014,17 +1014,24 @@ class _Decider:
 
     def _is_type_check(self, test: ast.expr) -> bool:
         """`isinstance(...)`, `not issubclass(...)`, `callable(f)`, `type(x) is float`,
-        and `and`/`or` of only such checks."""
+        and `and`/`or` of only such checks (`hasattr(...)` among them too)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self._is_type_check(test.operand)
         if isinstance(test, ast.BoolOp):
-            return all(self._is_type_check(value) for value in test.values)
+            # `isinstance(f, int) or hasattr(f, "__iter__")`: a duck-typed type check
+            checks = [value for value in test.values if not self._is_hasattr(value)]
+            return bool(checks) and all(self._is_type_check(value) for value in checks)
         if isinstance(test, ast.Compare):
             return (len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_COMPARISONS)
                     and isinstance(test.left, ast.Call) and len(test.left.args) == 1
                     and not test.left.keywords
                     and self._builtin(test.left.func) == "builtins.type")
         return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
+
+    def _is_hasattr(self, test: ast.expr) -> bool:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._is_hasattr(test.operand)
+        return isinstance(test, ast.Call) and self._builtin(test.func) == "builtins.hasattr"
 
     def _is_index_check(self, test: ast.expr, function: _Function | None) -> bool:
         """`idx < len(self.files)` in `__getitem__(self, idx)`: an index out of range."""

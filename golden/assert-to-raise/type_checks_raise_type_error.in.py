@@ -2,6 +2,12 @@ from torch import nn
 from torch.optim import Optimizer
 
 
+def resize_events(factor):
+    assert isinstance(factor, int) or hasattr(factor, "__iter__"), "factor: an int or a sequence"
+    assert hasattr(factor, "shape"), "factor needs a shape"
+    return factor
+
+
 def build_trainer(policy, optimizer_class, obs_space, lr):
     assert isinstance(policy, nn.Module), f"policy must be an nn.Module, got {type(policy)}"
     assert issubclass(optimizer_class, Optimizer)

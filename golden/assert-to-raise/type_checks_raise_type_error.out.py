@@ -2,6 +2,14 @@ from torch import nn
 from torch.optim import Optimizer
 
 
+def resize_events(factor):
+    if not (isinstance(factor, int) or hasattr(factor, "__iter__")):
+        raise TypeError("factor: an int or a sequence")
+    if not hasattr(factor, "shape"):
+        raise ValueError("factor needs a shape")
+    return factor
+
+
 def build_trainer(policy, optimizer_class, obs_space, lr):
     if not isinstance(policy, nn.Module):
         raise TypeError(f"policy must be an nn.Module, got {type(policy)}")
