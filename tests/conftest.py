@@ -15,9 +15,10 @@ from typer.testing import CliRunner
 from torchfix.cli import app
 
 # A snippet the always-present strict-load-state-dict codemod rewrites (safe fix) under
-# its `explicit-default = true` policy, which `_explicit_strict` below turns on for every
-# test (the suite runs the CLI, not that codemod's policy; its default is in its golden
-# cases).
+# its `explicit-default = true` policy, which `_explicit_strict` below turns on in-process
+# for every test, and EXPLICIT_STRICT_CONFIG in a project's pyproject.toml for torchfix
+# run in another process (the suite runs the CLI, not that codemod's policy; its default
+# is in its golden cases).
 # (The receiver must be known to be a module for the fix to be safe: its annotation says so.)
 MODULE_IMPORT = "from torch import nn\n\n\n"
 NEEDS_FIX = MODULE_IMPORT + "def resume(model: nn.Module, ckpt):\n    model.load_state_dict(ckpt)\n"
@@ -33,13 +34,12 @@ EXPLICIT_STRICT_CONFIG = "[tool.torchfix.strict-load-state-dict]\nexplicit-defau
 def _explicit_strict(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """strict-load-state-dict with `explicit-default = true` as its default, in this
     process and the worker processes it forks: the snippets above are its fixes. A
-    `python -m torchfix` run in a subprocess reads it from the configuration file that
-    tmp_path starts with. Not for the golden cases and the selftest: they run the
+    `python -m torchfix` run in a subprocess (or a Ray worker) does not see this: the
+    tests that run one give their project the option in a configuration file
+    (`EXPLICIT_STRICT_CONFIG`). Not for the golden cases and the selftest: they run the
     codemods' own defaults, and their configuration files say otherwise."""
     if request.path.name in ("test_golden.py", "test_selftest.py"):
         return
-    tmp_path: Path = request.getfixturevalue("tmp_path")
-    (tmp_path / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
     from codemods.checkpoints.strict_load_state_dict import StrictLoadStateDict
 
     options = tuple(replace(option, default=True) if option.name == "explicit-default"

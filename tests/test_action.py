@@ -18,7 +18,7 @@ import yaml
 
 from torchfix import PROJECT_URL
 
-from conftest import CLEAN, NEEDS_FIX, git
+from conftest import CLEAN, EXPLICIT_STRICT_CONFIG, NEEDS_FIX, git
 
 REPO = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
@@ -65,6 +65,8 @@ def workspace(git_repo: Path) -> Path:
     (git_repo / "src").mkdir()
     (git_repo / "src" / "train.py").write_text(NEEDS_FIX)
     (git_repo / "src" / "clean.py").write_text(CLEAN)
+    # the steps run torchfix in a subprocess: the project's configuration sets the option
+    (git_repo / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
     git("add", ".", cwd=git_repo)
     git("commit", "-qm", "init", cwd=git_repo)
     return git_repo
@@ -159,6 +161,7 @@ def test_the_readme_pre_commit_configurations_work(tmp_path):
     assert local["repos"][0]["repo"] == "local" and hook["language"] == "system"
     # What pre-commit does with a system hook: run the entry with the staged file names.
     (tmp_path / "train.py").write_text(NEEDS_FIX)
+    (tmp_path / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)  # read by the hook
     env = {**os.environ,
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run([*hook["entry"].split(), "train.py"], cwd=tmp_path, env=env,

@@ -45,7 +45,10 @@ def test_fix_source_returns_the_new_text_and_its_changes():
     assert "strict=True" in torchfix.fix_source(UNSAFE_ONLY, unsafe_fixes=True).output
 
 
-def test_selection_path_and_options_are_honoured():
+def test_selection_path_and_options_are_honoured(tmp_path, monkeypatch):
+    # A source string is read as a file of the current folder's project: not this
+    # repository's (a distribution, where a public loss's clamp is only an unsafe fix).
+    monkeypatch.chdir(tmp_path)
     assert torchfix.check_source(NEEDS_FIX, ignore=["strict-load-state-dict"]).findings == ()
     code = "def f(lr):\n    assert lr > 0, 'lr must be positive'\n"
     assert torchfix.check_source(code).findings

@@ -15,7 +15,7 @@ from torchfix.engine.discovery import SourceFile
 from torchfix.engine.results import EngineSettings
 from torchfix.engine.runner import run_files
 
-from conftest import FIXED, NEEDS_FIX
+from conftest import EXPLICIT_STRICT_CONFIG, FIXED, NEEDS_FIX
 
 TRIGGER = "\nmodel.load_state_dict(sd)\n"
 # One whose fix is safe, so that the file is rewritten (and so parsed by libcst).
@@ -144,6 +144,8 @@ def test_unreadable_file():
     secret.chmod(0o000)
     good = tmp_path / "good.py"
     good.write_text(NEEDS_FIX)
+    # the subprocess does not see the suite's in-process default: the project says it
+    (tmp_path / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
     command = [sys.executable, "-m", "torchfix", "check", "."]
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")

@@ -30,12 +30,18 @@ from git_helpers import (
 
 from torchfix.git.batch_executors import TEST_FAULTS_ENV
 
+from conftest import EXPLICIT_STRICT_CONFIG
+
 ray = pytest.importorskip("ray", reason="ray is not installed (it is in the test extra: "
                                         "pip install -e '.[test]')")
 
 pytestmark = pytest.mark.ray
 
 BRANCH = "torchfix/strict-load-state-dict"
+# Ray workers are processes of their own: the suite's in-process default for
+# strict-load-state-dict's `explicit-default` does not reach them, so the repositories
+# say it in their configuration, as a project adopting that policy would.
+REPO_FILES: dict[str, str | bytes] = {**STRICT_FILES, "pyproject.toml": EXPLICIT_STRICT_CONFIG}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -54,7 +60,7 @@ def faults(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             ray.shutdown()
 
 
-def _remote(root: Path, name: str, files: dict[str, str | bytes] = STRICT_FILES) -> Path:
+def _remote(root: Path, name: str, files: dict[str, str | bytes] = REPO_FILES) -> Path:
     return make_bare_remote(root / f"{name}.git", make_repo(root / "sources" / name, files))
 
 
@@ -71,7 +77,7 @@ def _campaign(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         _remote(root, "vision")  # cloned: changed, pushed
         git(root, "clone", "-q", str(_remote(root, "audio")), "audio")  # migrated in place
         _remote(root, "docs", {"README.py": "x = 1\n"})  # clean
-        dirty = make_repo(root / "dirty")  # refused: uncommitted changes
+        dirty = make_repo(root / "dirty", REPO_FILES)  # refused: uncommitted changes
         write_files(dirty, {"src/train.py": "# work in progress\n"})
         taken = _remote(root, "taken")  # the push is refused on the driver
         other = root / "somebody"

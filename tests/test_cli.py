@@ -7,7 +7,15 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import CLEAN, FIXED, NEEDS_FIX, UNSAFE_ONLY, git, run_torchfix
+from conftest import (
+    CLEAN,
+    EXPLICIT_STRICT_CONFIG,
+    FIXED,
+    NEEDS_FIX,
+    UNSAFE_ONLY,
+    git,
+    run_torchfix,
+)
 
 
 def write(path: Path, text: str) -> Path:
@@ -280,6 +288,7 @@ def test_progress_bar_shows_on_a_terminal_and_never_in_a_pipe(tmp_path):
 
 def test_torchfix_runs_without_torch_installed(tmp_path):
     write(tmp_path / "train.py", NEEDS_FIX)
+    write(tmp_path / "pyproject.toml", EXPLICIT_STRICT_CONFIG)  # read by the subprocess
     blocker = write(
         tmp_path / "block" / "sitecustomize.py",
         "import sys\n"

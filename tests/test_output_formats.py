@@ -55,7 +55,10 @@ def _applied_text(tmp: Path, project: Path) -> str:
     copy = tmp / "copy"
     copy.mkdir()
     (copy / "train.py").write_text(SOURCE)
-    from conftest import run_torchfix
+    from conftest import EXPLICIT_STRICT_CONFIG, run_torchfix
+
+    # a subprocess does not see the suite's in-process default: the configuration says it
+    (copy / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
 
     assert run_torchfix("apply", "--no-record", "--no-cache", "train.py", cwd=copy).returncode == 0
     return (copy / "train.py").read_text()

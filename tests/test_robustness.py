@@ -25,6 +25,8 @@ from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.rewrite import registry
 
+from conftest import EXPLICIT_STRICT_CONFIG
+
 ALL = EngineSettings(
     codemods=tuple(codemod.name for codemod in registry.all_codemods()), unsafe_fixes=True
 )
@@ -228,6 +230,8 @@ def test_kill_9_during_apply_leaves_each_file_old_or_new_and_a_rerun_finishes(tm
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(old)
     files = sorted(tree.rglob("*.py"))
+    # a subprocess: the project's configuration asks for strict=True where it is the default
+    (tree / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
 
     command = [sys.executable, "-m", "torchfix", "apply", "--no-cache", "--quiet",
                "--jobs", "2", str(tree)]

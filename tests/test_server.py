@@ -10,7 +10,7 @@ import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from conftest import run_torchfix
+from conftest import EXPLICIT_STRICT_CONFIG, run_torchfix
 
 SOURCE = """\
 import torch
@@ -81,7 +81,11 @@ async def session(tmp_path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("lsp")
+    """The project the server and `torchfix apply` run in. Both are subprocesses: the
+    option that makes `model.load_state_dict(...)` a finding is in its pyproject.toml."""
+    project = tmp_path_factory.mktemp("lsp")
+    (project / "pyproject.toml").write_text(EXPLICIT_STRICT_CONFIG)
+    return project
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,9 @@
 """strict-load-state-dict, executed: mismatched checkpoints raise, matching ones load, and
-the optimizer and scheduler calls beside them still work (they were not given `strict`)."""
+the optimizer and scheduler calls beside them still work (they were not given `strict`).
+
+The receiver here is annotated `nn.Module`, whose `load_state_dict` is strict by default:
+the codemod only writes `strict=True` there with its `explicit-default = true` policy,
+which these scenarios turn on (`OPTIONS`), as a project's configuration would."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any
 from torchfix.smoke import Scenario, ScenarioFailed, expect, load_module, require_torch, rewrite
 
 CODEMOD = "strict-load-state-dict"
+OPTIONS = {"explicit-default": True}
 
 TRAINER = '''
 import torch
@@ -85,7 +90,7 @@ def _raises(call: Any) -> bool:
 
 def mismatched_checkpoints_raise(folder: Path) -> None:
     torch = require_torch()
-    fixed_source = rewrite(TRAINER, CODEMOD)
+    fixed_source = rewrite(TRAINER, CODEMOD, options=OPTIONS)
     expect('policy.load_state_dict(ckpt["policy"], strict=True)' in fixed_source,
            "the policy call did not get strict=True")
     original = load_module(TRAINER, folder, "trainer_before")
@@ -108,7 +113,7 @@ def mismatched_checkpoints_raise(folder: Path) -> None:
 def matching_checkpoint_loads(folder: Path) -> None:
     torch = require_torch()
     original = load_module(TRAINER, folder, "trainer_before")
-    fixed = load_module(rewrite(TRAINER, CODEMOD), folder, "trainer_after")
+    fixed = load_module(rewrite(TRAINER, CODEMOD, options=OPTIONS), folder, "trainer_after")
     path = _save_checkpoint(torch, original, folder, "none")
     saved = torch.load(path, weights_only=True)
     for module in (original, fixed):
