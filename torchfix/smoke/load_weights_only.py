@@ -39,8 +39,9 @@ class RunConfig:
         self.lr = lr
 
 
-def read(path):
-    return torch.load(path)
+def restore(model, path):
+    ckpt = torch.load(path)
+    model.load_state_dict({key.removeprefix("module."): value for key, value in ckpt.items()})
 '''
 
 
@@ -72,18 +73,21 @@ def pickled_object_is_refused(folder: Path) -> None:
     fixed_source = rewrite(READ_ANYTHING, CODEMOD, unsafe_fixes=True)
     expect("torch.load(path, weights_only=True)" in fixed_source,
            "the load did not get weights_only=True (as an unsafe fix)")
-    fixed = load_module(fixed_source, folder, "read_after")
-    path = folder / "config.pt"
-    torch.save({"config": fixed.RunConfig(lr=3e-4), "step": 7}, path)
+    fixed = load_module(fixed_source, folder, "restore_after")
+    path = folder / "model.pt"
+    # A state dict the load feeds to load_state_dict, with an object saved beside it: the
+    # file the unsafe label warns about.
+    layer = torch.nn.Linear(2, 2)
+    torch.save({**layer.state_dict(), "config": fixed.RunConfig(lr=3e-4)}, path)
     try:
-        fixed.read(path)
+        fixed.restore(torch.nn.Linear(2, 2), path)
     except pickle.UnpicklingError:
         pass
     else:
         raise ScenarioFailed("weights_only=True loaded a file carrying an arbitrary object")
     # Loading it at all needs full unpickling, what the call did before torch 2.6.
     everything = torch.load(path, weights_only=False)
-    expect(everything["config"].lr == 3e-4 and everything["step"] == 7,
+    expect(everything["config"].lr == 3e-4 and torch.equal(everything["weight"], layer.weight),
            "the file did not hold what was saved")
 
 
