@@ -849,13 +849,7 @@ class _Decider:
             return bool(sources) and all(
                 isinstance(source, ast.Name) and self._is_input(source, node, function)
                 for source in sources)
-        if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
-                or binding.value is None):
-            return False
-        if isinstance(statement, ast.Assign):
-            if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
-                return False
-        elif not isinstance(statement, ast.AnnAssign):
+        if not _plain_assignment(binding):
             return False
         value = binding.value
         calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
@@ -982,13 +976,7 @@ class _Decider:
         variable but parameters that are never reassigned), and the assert is not in that
         `if` (where it would check the default, not the input)."""
         statement = binding.statement
-        if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
-                or binding.value is None):
-            return False
-        if isinstance(statement, ast.Assign):
-            if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
-                return False
-        elif not isinstance(statement, ast.AnnAssign):
+        if not _plain_assignment(binding):
             return False
         guard = self.model.parent(statement)
         if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
@@ -1353,3 +1341,15 @@ def _called_names(tries: list[ast.AST]) -> set[str]:
                     if name:
                         called.add(name)
     return called
+
+
+def _plain_assignment(binding: Binding) -> bool:
+    """Whether `binding` is `name = value` or `name: T = value`: one name, not augmented,
+    not unpacked."""
+    statement = binding.statement
+    if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
+            or binding.value is None):
+        return False
+    if isinstance(statement, ast.Assign):
+        return len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
+    return isinstance(statement, ast.AnnAssign)
