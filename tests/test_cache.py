@@ -150,3 +150,36 @@ def test_the_version_check_scan_is_remembered_beside_the_results(tmp_path, cli):
     assert memo.is_file() and (tmp_path / ".torchfix_cache" / ".gitignore").is_file()
     assert "1.9" in first.stdout  # the floor the check shows, in the finding's message
     assert cli("check", "--show-all", ".").stdout == first.stdout
+
+
+def test_a_warm_run_recalls_results_that_read_other_modules(tmp_path, cli, monkeypatch):
+    # Results that looked at another module of the package (the receiver's class) hold
+    # `module:` facts; the main process must find those modules again to confirm them,
+    # or every such result misses and a pool starts on every warm run.
+    from torchfix.engine import runner
+
+    package = tmp_path / "lib" / "rlpkg"  # the source root is neither the root nor src/
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "models.py").write_text(
+        "from torch import nn\n\n\nclass Policy(nn.Module):\n    pass\n")
+    for index in range(runner.MIN_FILES_FOR_POOL + 2):
+        (package / f"resume{index}.py").write_text(
+            "from rlpkg.models import Policy\n\n\n"
+            "def resume(policy: Policy, ckpt):\n    policy.load_state_dict(ckpt)\n")
+    pools: list[int] = []
+    original = runner._run_in_pool
+
+    def counting(files, *args):
+        pools.append(len(files))
+        return original(files, *args)
+
+    monkeypatch.setattr(runner, "_run_in_pool", counting)
+    cold = cli("check", "--jobs", "2", ".")
+    assert "strict-load-state-dict" in cold.stdout and len(pools) == 1
+    warm = cli("check", "--jobs", "2", ".")
+    assert len(pools) == 1  # every result recalled: no second pool
+    assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout)
+    (package / "models.py").write_text("class Policy:\n    pass\n")  # no longer a module
+    changed = cli("check", "--jobs", "2", ".")
+    assert "strict-load-state-dict" not in changed.stdout

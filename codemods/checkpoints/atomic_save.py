@@ -40,7 +40,7 @@ OLD_HELPER_IMPORTS = ("os", "shutil", "tempfile")
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
 HELPER_MODES = ("auto", "inline", "module")
 # The project-wide fact "auto" reads: how many modules of a package atomic-save rewrites.
-SAVING_MODULES = "atomic-save-modules"
+SAVING_MODULES = "atomic-save/saving-modules"  # "<codemod>/<fact>": see register_derived_fact
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
 # `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and

@@ -72,6 +72,11 @@ def _recall(source: SourceFile, settings: EngineSettings, cache: ResultCache,
     data = read_source(source.path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return None  # the file's own run reports it
+    if project is not None:
+        # The folder the file's package lives in is where the modules its result read
+        # are found again: without it every `module:` fact would read as absent, and
+        # every result that looked at another module would miss.
+        project.begin_module(source.path)
     return cache.get(cache.key(source.path, data), source.path, project)
 
 

@@ -498,7 +498,7 @@ class Project:
                 return repr(self.is_distribution())
             if kind == "derived":
                 derived_kind, _, derived_name = name.partition(":")
-                if derived_kind not in _DERIVED:
+                if derived_kind not in _DERIVED and not _register_from(derived_kind):
                     return None
                 return self.derived(derived_kind, derived_name)
             if key == "project:assertion-expectations":
@@ -511,14 +511,29 @@ class Project:
 
 # Project-wide facts a codemod computes itself (`Project.derived`), by kind: the function
 # computing the fact named `name` of that kind. Registered when the codemod's module is
-# imported; a cached result that read a kind no codemod registered is recomputed.
+# imported. A kind is named "<codemod>/<fact>", so that confirming a cached result in a
+# process that has not imported that codemod (a warm run imports none) imports it.
 _DERIVED: dict[str, Callable[[Project, str], str]] = {}
 
 
 def register_derived_fact(kind: str, compute: Callable[[Project, str], str]) -> None:
     """Let codemods ask `Project.derived(kind, name)`: `compute(project, name)` gives the
-    fact, a string that is also its digest in the cache."""
+    fact, a string that is also its digest in the cache. `kind` is "<codemod>/<fact>"."""
+    if "/" not in kind or ":" in kind:
+        raise ValueError(f"a derived fact's kind is '<codemod>/<fact>', not {kind!r}")
     _DERIVED[kind] = compute
+
+
+def _register_from(kind: str) -> bool:
+    """Import the codemod a derived fact's kind names, which registers the kind; whether
+    it did (a cached result naming an unknown codemod is simply a miss)."""
+    from torchfix.rewrite import registry
+
+    try:
+        registry.entry(kind.split("/", 1)[0]).load()
+    except Exception:  # unknown or unloadable: the result is recomputed
+        return False
+    return kind in _DERIVED
 
 
 def _sha256(data: bytes) -> str:
