@@ -45,6 +45,13 @@ def run_files(
 ) -> Iterator[FileResult]:
     """Yield one result per file, in the order of `files`."""
     jobs = jobs or default_jobs()
+    if cache and project is not None:
+        # Where the run's packages live is where the modules its cached results read are
+        # found again: every file's source root first, since a result may have read a
+        # module of a package listed later (a test's reach into another project of the
+        # run); without them a `module:` fact reads as absent and the result misses.
+        for source in files:
+            project.begin_module(source.path)
     if jobs <= 1 or len(files) < MIN_FILES_FOR_POOL:
         for source in files:
             yield process_source_file(source, settings, cache, project)
@@ -72,11 +79,6 @@ def _recall(source: SourceFile, settings: EngineSettings, cache: ResultCache,
     data = read_source(source.path, settings.max_file_bytes)
     if isinstance(data, FileError):
         return None  # the file's own run reports it
-    if project is not None:
-        # The folder the file's package lives in is where the modules its result read
-        # are found again: without it every `module:` fact would read as absent, and
-        # every result that looked at another module would miss.
-        project.begin_module(source.path)
     return cache.get(cache.key(source.path, data), source.path, project)
 
 
