@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
@@ -1199,34 +1200,46 @@ class _Helper:
 def saving_modules(project: Project, folder: str) -> str:
     """How many modules below the package folder `folder` atomic-save rewrites: "0", "1",
     or "2" for two or more. Only files holding `torch.save` or `.save(` are parsed, and
-    each is decided as `check` decides it (tests and the helper module aside)."""
-    from torchfix.rewrite.contract import FileContext
-
+    each is decided as `check` decides it (tests and the helper module aside). Each
+    file's answer is remembered between runs by its size and modification time (the
+    project's scan memo): a warm run confirming cached results reads no file again."""
+    memo = project.memo(SAVING_MODULES.replace("/", "-"))
     count = 0
     for path in sorted(Path(folder).rglob("*.py")):
         if AtomicSave.skips_path(path) or any(
                 part.startswith(".") or part in ("build", "site-packages")
                 for part in path.relative_to(folder).parts):
             continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if b"torch.save" not in data and b".save(" not in data:
-            continue
-        try:
-            text = data.decode("utf-8")
-            tree = ast.parse(text)
-        except (UnicodeDecodeError, SyntaxError, ValueError):
-            continue
-        file = FileContext(path, text, tree, project, project.begin_module(path))
-        facts = _Facts(file)
-        if any(decision is not Safety.MANUAL
-               for _, decision, _ in facts.decisions(facts.references())):
+        saves = (_rewrites_a_save(project, path) if memo is None
+                 else memo.result(path, str(path), partial(_rewrites_a_save, project)))
+        if saves:
             count += 1
             if count >= 2:
                 break
+    if memo is not None:
+        memo.save()
     return str(count)
+
+
+def _rewrites_a_save(project: Project, path: Path) -> bool:
+    """Whether atomic-save would rewrite a save of the module at `path`."""
+    from torchfix.rewrite.contract import FileContext
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    if b"torch.save" not in data and b".save(" not in data:
+        return False
+    try:
+        text = data.decode("utf-8")
+        tree = ast.parse(text)
+    except (UnicodeDecodeError, SyntaxError, ValueError):
+        return False
+    file = FileContext(path, text, tree, project, project.begin_module(path))
+    facts = _Facts(file)
+    return any(decision is not Safety.MANUAL
+               for _, decision, _ in facts.decisions(facts.references()))
 
 
 register_derived_fact(SAVING_MODULES, saving_modules)

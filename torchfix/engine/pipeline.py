@@ -140,6 +140,8 @@ def run(
             cache = ResultCache.at(cache_root(config, paths), group_settings)
             if project.scan_memo is None:
                 project.scan_memo = cache.scan_memo("torch-version-checks")
+            if project.memo_factory is None:
+                project.memo_factory = cache.scan_memo
         files = [found.files[index] for index in indexes]
         for index, result in zip(
             indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True

@@ -71,6 +71,9 @@ class Project:
     # Where scans over every file of the project remember each file's part between runs
     # (in the result cache's folder); None: every run scans again.
     scan_memo: ScanMemo | None = None
+    # Makes the memo of another project-wide scan, by name (`memo()`); None: no memos.
+    memo_factory: Callable[[str], ScanMemo] | None = None
+    _memos: dict[str, ScanMemo] = field(default_factory=dict, repr=False)
     _source_roots: list[Path] = field(default_factory=list)
     _modules: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
     _module_names: dict[Path, ModuleName] = field(default_factory=dict, repr=False)
@@ -115,6 +118,7 @@ class Project:
         state["_reach"] = None
         state["_reach_facts"] = {}
         state["_derived"] = {}
+        state["_memos"] = {}
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -421,6 +425,15 @@ class Project:
                 self.facts_read, self._current, self._current_facts = saved
         self.facts_read.update(self._reach_facts)
         return self._reach
+
+    def memo(self, name: str) -> ScanMemo | None:
+        """The memo of the project-wide scan `name` (each file's part of it, kept between
+        runs beside the results); None when the run keeps no cache."""
+        if self.memo_factory is None:
+            return None
+        if name not in self._memos:
+            self._memos[name] = self.memo_factory(name)
+        return self._memos[name]
 
     def derived(self, kind: str, name: str) -> str:
         """A project-wide fact a codemod computes (`register_derived_fact`): what several
