@@ -117,7 +117,8 @@ def run(
     if on_discovered is not None:
         on_discovered(len(found.files))
     outcome = RunOutcome(settings, config, found, project_root(config, paths))
-    project = Project(outcome.root, configured_min_torch=config.min_torch)
+    project = Project(outcome.root, configured_min_torch=config.min_torch,
+                      codemod_loader=registry.load)
     # per-file-ignores: the files that run the same codemods are run together.
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, source in enumerate(found.files):
@@ -169,7 +170,8 @@ def run_source(data: bytes, path: Path, options: RunOptions) -> RunOutcome:
         ignored = config.ignored_for(path)
         settings = replace(settings, codemods=tuple(
             name for name in settings.codemods if name not in ignored))
-        project = Project(outcome.root, configured_min_torch=config.min_torch)
+        project = Project(outcome.root, configured_min_torch=config.min_torch,
+                          codemod_loader=registry.load)
         work = partial(process_bytes, data, path, settings, explicit=True, project=project)
         result = on_parser_stack(work) if settings.codemods else FileResult(path)
         outcome.results = [result]

@@ -73,6 +73,9 @@ class Project:
     scan_memo: ScanMemo | None = None
     # Makes the memo of another project-wide scan, by name (`memo()`); None: no memos.
     memo_factory: Callable[[str], ScanMemo] | None = None
+    # Imports the codemod of that name (the engine's registry): confirming a derived fact
+    # of a codemod this process has not imported registers it. None: such facts miss.
+    codemod_loader: Callable[[str], object] | None = None
     _memos: dict[str, ScanMemo] = field(default_factory=dict, repr=False)
     _source_roots: list[Path] = field(default_factory=list)
     _modules: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
@@ -426,6 +429,17 @@ class Project:
         self.facts_read.update(self._reach_facts)
         return self._reach
 
+    def _register(self, kind: str) -> bool:
+        """Import the codemod a derived fact's kind names, which registers the kind; whether
+        it did (a cached result naming an unknown codemod is simply a miss)."""
+        if self.codemod_loader is None:
+            return False
+        try:
+            self.codemod_loader(kind.split("/", 1)[0])
+        except Exception:  # unknown or unloadable: the result is recomputed
+            return False
+        return kind in _DERIVED
+
     def memo(self, name: str) -> ScanMemo | None:
         """The memo of the project-wide scan `name` (each file's part of it, kept between
         runs beside the results); None when the run keeps no cache."""
@@ -511,7 +525,7 @@ class Project:
                 return repr(self.is_distribution())
             if kind == "derived":
                 derived_kind, _, derived_name = name.partition(":")
-                if derived_kind not in _DERIVED and not _register_from(derived_kind):
+                if derived_kind not in _DERIVED and not self._register(derived_kind):
                     return None
                 return self.derived(derived_kind, derived_name)
             if key == "project:assertion-expectations":
@@ -535,18 +549,6 @@ def register_derived_fact(kind: str, compute: Callable[[Project, str], str]) -> 
     if "/" not in kind or ":" in kind:
         raise ValueError(f"a derived fact's kind is '<codemod>/<fact>', not {kind!r}")
     _DERIVED[kind] = compute
-
-
-def _register_from(kind: str) -> bool:
-    """Import the codemod a derived fact's kind names, which registers the kind; whether
-    it did (a cached result naming an unknown codemod is simply a miss)."""
-    from torchfix.rewrite import registry
-
-    try:
-        registry.entry(kind.split("/", 1)[0]).load()
-    except Exception:  # unknown or unloadable: the result is recomputed
-        return False
-    return kind in _DERIVED
 
 
 def _sha256(data: bytes) -> str:

@@ -157,6 +157,11 @@ def docs_url(name: str) -> str:
     return f"{PROJECT_URL}#{anchor}"
 
 
+def load(name: str) -> type[Codemod]:
+    """The class of the codemod called `name`, its module imported."""
+    return entry(name).load()
+
+
 def entry(name: str) -> Entry:
     """The entry of the codemod called `name`, or of the one codemod carrying the TorchFix
     code `name`."""
