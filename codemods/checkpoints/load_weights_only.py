@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
+from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import (
     AddKeyword,
     Codemod,
@@ -171,7 +175,15 @@ class LoadWeightsOnly(Codemod):
             if floor is not None and floor >= DEFAULT_SINCE:
                 continue  # weights_only=True is the default there: saying it changes nothing
             fix = _weights_only_true(file, call)
-            if only_weights:
+            override = (file.project.derived(STATE_DICT_OVERRIDES, str(file.project.root))
+                        if only_weights and not _loads_optimizer_state(model, call) else "")
+            if only_weights and override:
+                yield Finding(call, "pass weights_only=True to torch.load if the file holds "
+                              "tensors and plain containers only (the default since torch "
+                              f"2.6): the project's own state_dict() ({override}) may save "
+                              "more than tensors, which weights_only=True refuses",
+                              Safety.UNSAFE, fix)
+            elif only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
                               "feeds load_state_dict or tensors", Safety.SAFE, fix)
             elif _feeds_load_state_dict(model, call, 2 * _DEPTH, set()):
@@ -614,3 +626,72 @@ def _binding_at(model: SemanticModel, target: ast.Name) -> Binding | None:
     scope = model.scope_of(target)
     return next((b for b in scope.local(target.id)
                  if b.node is target and b.kind is BindingKind.ASSIGNMENT), None)
+
+
+def _loads_optimizer_state(model: SemanticModel, call: ast.Call) -> bool:
+    """`optimizer.load_state_dict(torch.load(...))`, a scheduler's or a grad scaler's: what
+    a module's own `state_dict()` puts in its files does not reach these."""
+    parent = model.parent(call)
+    if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+            and parent.func.attr == "load_state_dict" and call in parent.args):
+        return False
+    receiver = ast.unparse(parent.func.value).lower()
+    return any(word in receiver for word in ("optim", "sched", "scaler"))
+
+
+# A project-wide fact: a module class of the project that defines its own state_dict()
+# (neuraloperator's BaseModel adds its constructor arguments, functions included, to what
+# it returns), "<Class> at <path>:<line>", or "" when none does.
+STATE_DICT_OVERRIDES = "load-weights-only/state-dict-overrides"
+
+
+def state_dict_overrides(project: Project, root: str) -> str:
+    """The first module class below `root` (tests, hidden and build folders aside) that
+    overrides `state_dict`; each file's answer is remembered between runs."""
+    memo = project.memo(STATE_DICT_OVERRIDES.replace("/", "-"))
+    found = ""
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(name for name in folders if not name.startswith(".")
+                            and name not in ("build", "dist", "site-packages", "node_modules"))
+        for name in sorted(files):
+            path = Path(folder, name)
+            if not name.endswith(".py") or is_test_path(path):
+                continue
+            answer = (_state_dict_override(path) if memo is None
+                      else memo.result(path, str(path), _state_dict_override))
+            if answer:
+                found = f"{answer} at {os.path.relpath(path, root)}"
+                break
+        if found:
+            break
+    if memo is not None:
+        memo.save()
+    return found
+
+
+def _state_dict_override(path: Path) -> str:
+    """The module class of `path` that defines `state_dict` (`Name:line`), else ""."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    if b"def state_dict(" not in data:
+        return ""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return ""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        methods = {item.name: item for item in node.body
+                   if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
+        bases = [ast.unparse(base).rsplit(".", 1)[-1] for base in node.bases]
+        is_module = "forward" in methods or any(
+            base.endswith(("Module", "Model")) for base in bases)
+        if "state_dict" in methods and is_module:
+            return f"{node.name}:{methods['state_dict'].lineno}"
+    return ""
+
+
+register_derived_fact(STATE_DICT_OVERRIDES, state_dict_overrides)
