@@ -424,7 +424,8 @@ class _Decider:
 
     def decide(self, node: ast.Assert) -> Decision | None:
         """What to do with the assert; None where it is left alone without a word."""
-        if _always_true(node.test) or self._in_test_code(node) or self._never_checked(node):
+        if (_always_true(node.test) or self._in_test_code(node) or self._never_checked(node)
+                or self._checks_torch_version(node.test)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -580,6 +581,16 @@ class _Decider:
                 if _is_test_function(definition.name, at_module_level):
                     return True
         return False
+
+    def _checks_torch_version(self, test: ast.expr) -> bool:
+        """`version.parse(torch.__version__) >= version.parse("2.0")` in the condition: a
+        requirement on the installed torch, not a check of the caller's input (and often
+        one the project's own floor already meets); ValueError would misname it."""
+        return any(
+            isinstance(node, ast.Attribute | ast.Name)
+            and (self.model.qualified_name(node) or "").startswith(("torch.__version__",
+                                                                    "torch.version."))
+            for node in ast.walk(test))
 
     def _never_checked(self, node: ast.Assert) -> bool:
         """Under `if TYPE_CHECKING:` (never runs) or `if __debug__:` (gone with -O too),
