@@ -71,3 +71,16 @@ def test_docstrings_not_edited(literal):
 @pytest.mark.parametrize("description", ['say "hi"', "a \\ b", "two\nlines"])
 def test_descriptions_that_need_escaping_are_refused(description):
     assert with_raises(GOOGLE, [("ValueError", description)]) is None
+
+
+@pytest.mark.parametrize("files, style", [
+    ({".darglint": "[darglint]\ndocstring_style = sphinx\n"}, "sphinx"),
+    ({"setup.cfg": "[darglint]\ndocstring_style = NUMPY\n"}, "numpy"),
+    ({".pre-commit-config.yaml": "additional_dependencies: [darglint]\n"}, "google"),
+    ({"setup.cfg": "[darglint]\ndocstring_style = epytext\n"}, "google"),  # unknown: default
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n"}, None),
+])
+def test_darglints_docstring_style_comes_with_the_formatter_settings(tmp_path, files, style):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert find_formatter_settings(tmp_path).docstring_style == style

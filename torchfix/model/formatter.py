@@ -9,8 +9,9 @@ then follows the file's own majority. Rules: `[lint] select`/`extend-select` (al
 older top-level keys), less `ignore`/`extend-ignore` and the `per-file-ignores` whose
 pattern matches the file, by prefix (`"EM"` and `"ALL"` select `EM101`).
 
-flake8 plugins count too, where the project runs them: darglint (`DAR401`, ...) when
-`setup.cfg`, `tox.ini` or `.flake8` has a `[darglint]` section or the project lists
+flake8 plugins count too, where the project runs them: darglint (`DAR401`, ...; its
+`docstring_style` too) when `setup.cfg`, `tox.ini`, `.flake8` or `.darglint` has a
+`[darglint]` section or the project lists
 `darglint` among its requirements (`requirements*.txt`, `requirements/*.txt`,
 `setup.py`, `setup.cfg`, `pyproject.toml`, `.pre-commit-config.yaml`); flake8-commas
 (`C812`, ...) when flake8 is configured (a `[flake8]` section, or flake8 in the
@@ -41,6 +42,9 @@ class FormatterSettings:
     plugins: tuple[str, ...] = ()
     flake8_ignore: tuple[str, ...] = ()
     flake8_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The docstring style darglint checks (`google`, its default, `sphinx` or `numpy`)
+    # where the project runs darglint; None where it does not.
+    docstring_style: str | None = None
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -91,14 +95,15 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     elif black is not None:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
-    plugins, flake8_ignore, flake8_per_file = _flake8_plugins(root)
+    plugins, flake8_ignore, flake8_per_file, docstring_style = _flake8_plugins(root)
     return FormatterSettings(line_length, quote, tuple(select), tuple(ignore), tuple(per_file),
-                             plugins, flake8_ignore, flake8_per_file)
+                             plugins, flake8_ignore, flake8_per_file, docstring_style)
 
 
 # flake8 plugins and the prefix of their rules.
 _PLUGIN_RULES = (("darglint", "DAR"), ("flake8-commas", "C8"))
-_FLAKE8_CONFIGS = ("setup.cfg", "tox.ini", ".flake8")
+_FLAKE8_CONFIGS = ("setup.cfg", "tox.ini", ".flake8", ".darglint")
+DOCSTRING_STYLES = ("google", "sphinx", "numpy")
 _REQUIREMENT_FILES = ("setup.py", "setup.cfg", "pyproject.toml", ".pre-commit-config.yaml",
                       "requirements.txt", "requirements-dev.txt", "dev-requirements.txt",
                       "requirements_dev.txt", "environment.yml")
@@ -107,9 +112,10 @@ _MAX_FILE_BYTES = 1_000_000
 
 def _flake8_plugins(
     root: Path,
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...],
+           str | None]:
     """(the flake8 plugins the project runs, the rules `[flake8]` ignores, its
-    per-file-ignores)."""
+    per-file-ignores, darglint's `docstring_style` where darglint runs)."""
     sections: dict[str, dict[str, str]] = {}
     for name in _FLAKE8_CONFIGS:
         parser = configparser.RawConfigParser(strict=False)
@@ -137,7 +143,11 @@ def _flake8_plugins(
         pattern, _, codes = entry.strip().partition(":")
         if pattern and codes:
             per_file.append((pattern.strip(), tuple(_flake8_codes(codes))))
-    return tuple(plugins), tuple(ignore), tuple(per_file)
+    style = None
+    if "darglint" in plugins:
+        style = sections.get("darglint", {}).get("docstring_style", "google").strip().lower()
+        style = style if style in DOCSTRING_STYLES else "google"
+    return tuple(plugins), tuple(ignore), tuple(per_file), style
 
 
 def _flake8_codes(value: str) -> list[str]:

@@ -92,8 +92,6 @@ class Project:
     _line_length_read: bool = False
     _formatter: FormatterSettings | None = field(default=None, repr=False)
     _imports: ImportSettings | None = field(default=None, repr=False)
-    _darglint: str | None = field(default=None, repr=False)
-    _darglint_read: bool = field(default=False, repr=False)
     _has_tests: bool | None = field(default=None, repr=False)
     _derived: dict[str, str] = field(default_factory=dict, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
@@ -362,15 +360,9 @@ class Project:
 
     def darglint_style(self) -> str | None:
         """The docstring style darglint checks in the project (`google`, `sphinx`,
-        `numpy`); None where the project does not use darglint
-        (`torchfix.model.docstring_linter`)."""
-        if not self._darglint_read:
-            from torchfix.model.docstring_linter import find_darglint_style
-
-            self._darglint = find_darglint_style(self.root)
-            self._darglint_read = True
-        self._note("project:darglint", repr(self._darglint))
-        return self._darglint
+        `numpy`); None where the project does not use darglint (read with the formatter
+        settings, `torchfix.model.formatter`)."""
+        return self.formatter_settings().docstring_style
 
     def has_tests(self) -> bool:
         """Whether any test file under the project root (`test_*.py`, `*_test.py`, files
@@ -487,7 +479,6 @@ class Project:
         self._line_length_read = False
         self._formatter = None
         self._imports = None
-        self._darglint_read = False
         self._has_tests = None
         self._derived.clear()
 
@@ -517,8 +508,6 @@ class Project:
                 return repr(self.formatter_settings())
             if key == "project:import-settings":
                 return repr(self.import_settings())
-            if key == "project:darglint":
-                return repr(self.darglint_style())
             if key == "project:has-tests":
                 return repr(self.has_tests())
             if key == "project:distribution":
