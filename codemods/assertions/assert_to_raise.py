@@ -67,6 +67,9 @@ class Decision:
     raises_message: bool = False
     reason: str = ""  # why it is not SAFE
     layout: Layout = Layout()
+    # `assert len(x) > 1`: an ordering of whole numbers, whose failure test is the flipped
+    # comparison (`len(x) <= 1`); with a float (NaN) possible it stays `not (a > b)`.
+    whole_number_order: bool = False
 
     def message(self) -> tuple[str, Safety]:
         """What the change says, and how safe it is."""
@@ -438,7 +441,8 @@ class _Decider:
                      else "IndexError" if self._is_index_check(node.test, function)
                      else "ValueError")
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
-                            raises_message=raised is not None)
+                            raises_message=raised is not None,
+                            whole_number_order=self._orders_whole_numbers(node.test, function))
         reported = self._reliance(node, function, exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
@@ -456,6 +460,46 @@ class _Decider:
         return decision
 
     # -- how the new code is written -----------------------------------------------------
+
+    def _orders_whole_numbers(self, test: ast.expr, function: _Function | None) -> bool:
+        """`len(x) > 1`, `x.ndim >= 3`, `n >= 0` with `n: int`: one ordering comparison
+        whose operands cannot be NaN, so `not (a > b)` is exactly `a <= b`."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+            return False
+        annotated = _int_parameters(function.node) if function is not None else set()
+        return all(self._whole_number(operand, annotated)
+                   for operand in (test.left, *test.comparators))
+
+    def _whole_number(self, expr: ast.expr, int_parameters: set[str]) -> bool:
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, int)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self._whole_number(expr.operand, int_parameters)
+        if isinstance(expr, ast.BinOp) and isinstance(
+                expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+            return (self._whole_number(expr.left, int_parameters)
+                    and self._whole_number(expr.right, int_parameters))
+        if isinstance(expr, ast.Name):
+            return expr.id in int_parameters and self.model.binding(expr) is not None and all(
+                binding.kind is BindingKind.PARAMETER for binding in self.model.bindings(expr))
+        if isinstance(expr, ast.Attribute):
+            return expr.attr == "ndim"
+        if isinstance(expr, ast.Subscript):  # `x.shape[0]`, `x.size()[1]`
+            base = expr.value
+            return not isinstance(expr.slice, ast.Slice) and (
+                (isinstance(base, ast.Attribute) and base.attr == "shape")
+                or (isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute)
+                    and base.func.attr == "size" and not base.args))
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if isinstance(func, ast.Name):
+                return func.id in ("len", "int") and self.model.is_builtin(func)
+            if isinstance(func, ast.Attribute):
+                return ((func.attr in ("dim", "ndimension", "numel") and not expr.args)
+                        or (func.attr == "size" and len(expr.args) == 1))
+        return False
+
 
     def _layout(self, node: ast.Assert, decision: Decision, function: _Function | None) -> Layout:
         """Line length, quotes and lint rules of the project, for this assert."""
@@ -1364,3 +1408,11 @@ def _plain_assignment(binding: Binding) -> bool:
     if isinstance(statement, ast.Assign):
         return len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
     return isinstance(statement, ast.AnnAssign)
+
+
+def _int_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The parameters annotated `int` (not Optional: `None` cannot be ordered anyway)."""
+    arguments = function.args
+    return {argument.arg for argument in (*arguments.posonlyargs, *arguments.args,
+                                          *arguments.kwonlyargs)
+            if isinstance(argument.annotation, ast.Name) and argument.annotation.id == "int"}

@@ -292,10 +292,11 @@ class AssertToRaiseEditor(Editor):
         was split over lines) is laid out as ruff and black split an `if` test.
         """
         line_length = decision.layout.line_length
+        exact = decision.whole_number_order
         joined = one_line(condition)
-        if joined is None:
-            return failure_test(condition)  # comments, magic trailing commas: as written
-        test = failure_test(joined)
+        if joined is None:  # comments, magic trailing commas: as written
+            return failure_test(condition, whole_numbers=exact)
+        test = failure_test(joined, whole_numbers=exact)
         if extra_width + len(f"if {_NO_CODE.code_for_node(test)}:") <= line_length:
             return test
         split = joined is not condition
@@ -304,7 +305,7 @@ class AssertToRaiseEditor(Editor):
             formatted = split_test(test, indent, self._default_indent(), line_length)
             if formatted is not None:
                 return formatted
-        return failure_test(condition)
+        return failure_test(condition, whole_numbers=exact)
 
     def _merged_test(
         self, outer: cst.BaseExpression, test: cst.BaseExpression, extra_width: int,
@@ -736,6 +737,13 @@ _FLIPPED_OPERATORS: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
     cst.In: cst.NotIn,
     cst.NotIn: cst.In,
 }
+# Flipped only between whole numbers: `not (x > nan)` is true where `x <= nan` is not.
+_FLIPPED_ORDERINGS: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.LessThan: cst.GreaterThanEqual,
+    cst.LessThanEqual: cst.GreaterThan,
+    cst.GreaterThan: cst.LessThanEqual,
+    cst.GreaterThanEqual: cst.LessThan,
+}
 # Expressions that read the same without parentheses as an `if` test.
 _BARE_IN_IF = (
     cst.Attribute, cst.BinaryOperation, cst.BooleanOperation, cst.Call, cst.Comparison,
@@ -749,11 +757,19 @@ _ATOMS = (
 _NO_CODE = cst.Module(body=[])
 
 
-def failure_test(condition: cst.BaseExpression) -> cst.BaseExpression:
-    """The test that is true exactly when the assert would fail."""
+def failure_test(condition: cst.BaseExpression, *, whole_numbers: bool = False
+                 ) -> cst.BaseExpression:
+    """The test that is true exactly when the assert would fail; with `whole_numbers`
+    (the decision knows the operands of its ordering cannot be NaN) `<` flips too."""
     if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
         target = condition.comparisons[0]
-        flipped = _flipped(target.operator)
+        flipped = _flipped(target.operator, whole_numbers=whole_numbers)
+        if (whole_numbers and isinstance(target.operator, cst.GreaterThan)
+                and _is_size(condition.left) and isinstance(target.comparator, cst.Integer)
+                and target.comparator.evaluated_value == 0):
+            flipped = cst.Equal(  # `len(x) > 0` fails where `len(x) == 0`
+                whitespace_before=target.operator.whitespace_before,
+                whitespace_after=target.operator.whitespace_after)
         if flipped is not None:
             return _without_flat_parentheses(
                 condition.with_changes(comparisons=[target.with_changes(operator=flipped)])
@@ -964,8 +980,21 @@ def _has_trailing_comma(node: cst.CSTNode) -> bool:
     return bool(items) and isinstance(getattr(items[-1], "comma", None), cst.Comma)
 
 
-def _flipped(operator: cst.BaseCompOp) -> cst.BaseCompOp | None:
+def _is_size(expression: cst.BaseExpression) -> bool:
+    """`len(x)`, `x.numel()`, `x.shape[i]`, `x.size(i)`: never negative."""
+    if isinstance(expression, cst.Call):
+        func = expression.func
+        return ((isinstance(func, cst.Name) and func.value == "len")
+                or (isinstance(func, cst.Attribute) and func.attr.value in ("numel", "size")))
+    return (isinstance(expression, cst.Subscript) and isinstance(expression.value, cst.Attribute)
+            and expression.value.attr.value == "shape")
+
+
+def _flipped(operator: cst.BaseCompOp, *, whole_numbers: bool = False
+             ) -> cst.BaseCompOp | None:
     flipped_type = _FLIPPED_OPERATORS.get(type(operator))
+    if flipped_type is None and whole_numbers:
+        flipped_type = _FLIPPED_ORDERINGS.get(type(operator))
     if flipped_type is None:
         return None
     before = operator.whitespace_before  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@ import numpy as np
 def rgb_to_mask(rgb, colors):
     # we currently return a uint8 array, so the largest value
     # we can map is 255
-    if not (len(colors) <= 256):
+    if len(colors) > 256:
         raise ValueError("expected len(colors) <= 256")
 
     h, w = rgb.shape[:2]

@@ -11,6 +11,6 @@ class Augment:
         assert len(batch) > 0, "empty batches were already validated"
         if batch.shape[1] != 3:
             raise ValueError("the channels must be checked before augmenting")
-        if not (batch.shape[2] > 1):
+        if batch.shape[2] <= 1:
             raise ValueError("convergence is not guaranteed by a 1-pixel image")
         return batch

@@ -20,7 +20,7 @@ def clipped_surrogate(ratio, advantages, clip_range: float, config):
 
 class RolloutBuffer:
     def __init__(self, buffer_size: int, n_envs: int = 1, gae_lambda: float = 0.95):
-        if not (buffer_size > 0):
+        if buffer_size <= 0:
             raise ValueError("buffer_size must be positive")
         if not (0.0 <= gae_lambda <= 1.0):
             raise ValueError("expected 0.0 <= gae_lambda <= 1.0")

@@ -14,7 +14,7 @@ class ReplayBuffer:
         self.storage = []
 
     def sample(self, batch_size):
-        if not (len(self.storage) > 0):
+        if len(self.storage) == 0:
             raise ValueError("sample() before add()")
         indices = torch.randint(len(self.storage), (batch_size,))
         if not (indices.max() < len(self.storage)):
@@ -42,7 +42,7 @@ def train(trainer, mode, batches):
     if not trainer.optimizer:
         raise ValueError("expected trainer.optimizer")
     for batch in batches.split(2):
-        if not (batch.shape[0] > 0):
+        if batch.shape[0] == 0:
             raise ValueError("expected batch.shape[0] > 0")
     for step in range(3):
         if mode == "eval":
