@@ -147,6 +147,7 @@ MESSAGE_VARIABLES = ("msg", "message", "error_message")
 DEFAULT_LINE_LENGTH = 88
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_BROAD_EXCEPTIONS = frozenset({"Exception", "BaseException"})
 _TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 
 
@@ -428,7 +429,7 @@ class _Decider:
     def decide(self, node: ast.Assert) -> Decision | None:
         """What to do with the assert; None where it is left alone without a word."""
         if (_always_true(node.test) or self._in_test_code(node) or self._never_checked(node)
-                or self._checks_torch_version(node.test)):
+                or self._checks_torch_version(node.test) or self._in_broad_try(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -668,6 +669,22 @@ class _Decider:
                 return False
             if isinstance(block, _TRIES) and _catches_assertion_error(block):
                 return True
+        return False
+
+    def _in_broad_try(self, node: ast.Assert) -> bool:
+        """In the body of a `try` of the same function (or module) whose handler catches
+        every exception (`except Exception:`, `except:`) and does not raise again: the
+        assert is how the code falls
+        back (`try: assert s.startswith(p); return s[1:]` / `except Exception: return
+        None`), not a check of input; a ValueError would take the same way out."""
+        for block in _bodies_around(self.model, node):
+            if isinstance(block, _FUNCTIONS):
+                return False
+            if isinstance(block, _TRIES) and any(
+                    (handler.type is None or _last_name(handler.type) in _BROAD_EXCEPTIONS)
+                    and not any(isinstance(inner, ast.Raise) for inner in ast.walk(handler))
+                    for handler in block.handlers):  # type: ignore[attr-defined]
+                return True  # a handler that raises again keeps the assert a check
         return False
 
     # -- what relies on the AssertionError -----------------------------------------------
