@@ -420,24 +420,29 @@ class AtomicSave(Codemod):
       package with N such modules gets N copies of the same 53 lines.
     - `"module"`: the helper is written once per top-level package, into
       `<package>/_torchfix_atomic_save.py` (a new file, created by the run, shown by
-      `diff` and removed by `undo`), and each rewritten module imports it:
-      `from <package>._torchfix_atomic_save import atomic_save`, then calls
-      `atomic_save(...)`. The import is absolute, as PEP 8 recommends: it reads the same
-      in every module whatever its depth, and keeps working when a module moves between
-      subpackages. One definition to review and to change; the price is a new file in
-      the package and an import that ties the modules to it. A file that is not inside
-      a package (a script) gets the inline helper, since nothing could import the module
-      reliably from there. A module of a package that is also run as a script
-      (`python pkg/tools/export.py`) finds the import only where the package is
-      installed or on `sys.path`, as for any absolute import of the package.
+      `diff` and removed by `undo`), and each rewritten module imports it in its own
+      convention, then calls `atomic_save(...)`: a module that imports from its package
+      relatively (`from ..models import Net`, anywhere in the module) gets the relative
+      `from .._torchfix_atomic_save import atomic_save` (as many dots as it is deep:
+      furthest-first in its relative group, as ruff and isort sort them), any other
+      module the absolute `from <package>._torchfix_atomic_save import atomic_save`
+      (PEP 8's recommendation: the same line whatever the module's depth). One
+      definition to review and to change; the price is a new file in the package and an
+      import that ties the modules to it. A file that is not inside a package (a
+      script) gets the inline helper, since nothing could import the module reliably
+      from there. A module of a package that is also run as a script
+      (`python pkg/tools/export.py`) finds the absolute import only where the package
+      is installed or on `sys.path`, as for any absolute import of the package (a
+      module importing relatively cannot run as a script anyway).
 
     Either way, a module that already binds the helper's name to something else is left
     alone (and reported), and so is a package whose `_torchfix_atomic_save.py` is not
-    torchfix's. The package helper's import joins the first-party import group. The
-    inline helper reaches torch the way the module does (`torch.save`, `th.save`,
-    `from torch import save as torch_save`). A helper already there, inline or
-    imported, is reused whichever the option says, and its own `torch.save` calls are
-    never rewritten, so running torchfix again changes nothing.
+    torchfix's. The package helper's import joins the first-party import group (a
+    relative one, the relative group). The inline helper reaches torch the way the
+    module does (`torch.save`, `th.save`, `from torch import save as torch_save`). A
+    helper already there, inline or imported, is reused whichever the option says, and
+    its own `torch.save` calls are never rewritten, so running torchfix again changes
+    nothing.
 
     ## What the helper keeps as it was
     - The file's bytes: torch.save names the archive inside the file after the file, so
@@ -1288,8 +1293,18 @@ class _Helper:
             quote = self.file.project.formatter_settings().quote or '"'
             creates = (CreateFile(path, helper_module_source(
                 quote, wants_pathlib(self.file), self.file.project.darglint_style())),)
-        imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
+        imports = plan_imports(self.file, [self._helper_import(qualified)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
+
+    def _helper_import(self, qualified: str) -> NewImport:
+        """The import of the package helper in the module's own convention: relative
+        (`from .._torchfix_atomic_save import atomic_save`) where the module imports
+        from its package relatively, absolute otherwise."""
+        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
+            return NewImport(qualified, MODULE_HELPER)
+        module = self.file.module
+        level = len(module.name.split(".")) - (0 if module.is_package else 1)
+        return NewImport(HELPER_MODULE, MODULE_HELPER, level)
 
     def _imported_helper(self) -> str | None:
         """The name a module-level import binds the package helper to, if one does."""
