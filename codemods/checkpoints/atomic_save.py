@@ -1473,6 +1473,25 @@ def _first(scope: object, names: list[str]) -> str:
     return min(names, key=position)
 
 
+def calls_helper(model: SemanticModel, call: ast.Call,
+                 inline: ast.FunctionDef | None) -> bool:
+    """Whether `call` calls torchfix's own helper, the `torch.save` of its arguments: the
+    module's `_torchfix_atomic_save` (`inline`, from `inline_helper`) or the package
+    helper module's `atomic_save`, imported. For other codemods, which must judge the
+    code after atomic-save's rewrite as they judge it before."""
+    func = call.func
+    if inline is not None and isinstance(func, ast.Name) and func.id == HELPER:
+        bindings = model.bindings(func)
+        return bool(bindings) and all(binding.node is inline for binding in bindings)
+    qualified = model.qualified_name(func) or ""
+    return qualified.endswith(f".{HELPER_MODULE}.{MODULE_HELPER}")
+
+
+def inline_helper(tree: ast.Module) -> ast.FunctionDef | None:
+    """torchfix's inline helper in the module (found by its name and docstring marker)."""
+    return _inline_helper(tree)
+
+
 def _inline_helper(tree: ast.Module) -> ast.FunctionDef | None:
     for statement in tree.body:
         if (isinstance(statement, ast.FunctionDef) and statement.name == HELPER
