@@ -543,3 +543,65 @@ def test_auto_helper_follows_the_package_count_through_the_cache(tmp_path: Path)
     second = torchfix("diff", "trainlib/checkpoints.py", cwd=tmp_path)
     assert "from trainlib._torchfix_atomic_save import atomic_save" in second.stdout
     assert "def _torchfix_atomic_save(" not in second.stdout
+
+
+# -- atomic-save and load-weights-only, in one run or one after the other ------------------
+
+FLOWS = (
+    "import torch\nfrom torch import nn\n\n\n"
+    "class Flow(nn.Module):\n"
+    "    def save(self, path):\n"
+    "        torch.save(self.state_dict(), path)\n\n"
+    "    def load(self, path):\n"
+    "        self.load_state_dict(torch.load(path))\n"
+)
+FLOW_PROJECTS = {
+    "inline": {"flowlib/__init__.py": "", "flowlib/core.py": FLOWS},
+    "module": {"flowlib/__init__.py": "", "flowlib/core.py": FLOWS,
+               "flowlib/utils.py": FLOWS.replace("class Flow", "class Other")},
+}
+
+
+def _summary(output: str) -> list[str]:
+    """The per-codemod count lines of a run's summary."""
+    return [line.split() for line in output.splitlines()
+            if line.startswith(("atomic-save ", "load-weights-only "))]
+
+
+@pytest.mark.parametrize("layout", sorted(FLOW_PROJECTS))
+def test_load_weights_only_decides_the_same_before_and_after_atomic_save(
+        layout: str, tmp_path: Path) -> None:
+    """normflows' `torch.save(self.state_dict(), path)` and `torch.load(path)`: one run of
+    both codemods, or either after the other, gives the same files, and `check` reports
+    what the run applies: torchfix's own helper (inline or the package's) is torch.save
+    to load-weights-only, never a generic saver."""
+    files = FLOW_PROJECTS[layout]
+    both = "atomic-save,load-weights-only"
+    results: dict[str, dict[str, str]] = {}
+    for order in ((both,), ("atomic-save", "load-weights-only"),
+                  ("load-weights-only", "atomic-save")):
+        root = tmp_path / "-".join(order)
+        write_files(root, files)
+        if order == (both,):
+            check = torchfix("check", "--jobs", "1", "--no-cache", "--select", both, ".",
+                             cwd=root)
+        for name in order:
+            done = torchfix("apply", "--jobs", "1", "--no-cache", "--select", name, ".",
+                            cwd=root)
+            assert done.exit_code == 0, done.stderr
+        if order == (both,):
+            assert _summary(done.stderr) == _summary(check.stdout + check.stderr)
+            assert [row[0] for row in _summary(done.stderr)] == ["atomic-save",
+                                                                 "load-weights-only"]
+        results[" then ".join(order)] = {
+            path.relative_to(root).as_posix(): path.read_text()
+            for path in sorted(root.rglob("*.py"))}
+    first = next(iter(results.values()))
+    for order, files_after in results.items():
+        assert files_after == first, order
+    core = first["flowlib/core.py"]
+    assert "torch.load(path, weights_only=True)" in core
+    assert "atomic_save(self.state_dict(), path)" in core
+    again = torchfix("check", "--jobs", "1", "--no-cache", "--show-all", "--select", both,
+                     ".", cwd=tmp_path / both)
+    assert "no automatic fix" not in again.stdout + again.stderr  # nothing left to a human

@@ -145,3 +145,31 @@ def test_ruff_agrees_with_the_force_sorted_placement(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + new
     assert "import shutil\nimport tempfile\nimport typing\nfrom typing import IO" in new
+
+
+@pytest.mark.parametrize(("source", "new", "expected"), [
+    # Furthest first: `..` before `.`, whatever the module names say.
+    ("import torch\n\nfrom ..models import Net\nfrom .utils import log\n",
+     NewImport("_helper", "helper", 2),
+     "import torch\n\nfrom .._helper import helper\nfrom ..models import Net\n"
+     "from .utils import log\n"),
+    ("import torch\n\nfrom ..models import Net\nfrom .utils import log\n",
+     NewImport("zeta", "helper", 1),
+     "import torch\n\nfrom ..models import Net\nfrom .utils import log\n"
+     "from .zeta import helper\n"),
+    ("import torch\n\nfrom .utils import log\n", NewImport("aaa", "helper", 2),
+     "import torch\n\nfrom ..aaa import helper\nfrom .utils import log\n"),
+    # No relative import yet: a group of its own after the others.
+    ("import os\n\nimport torch\n", NewImport("helpers", "helper", 1),
+     "import os\n\nimport torch\n\nfrom .helpers import helper\n"),
+])
+def test_relative_imports_sort_furthest_first(tmp_path: Path, source: str, new: NewImport,
+                                               expected: str) -> None:
+    result = with_imports(tmp_path, source, new, name="pkg/sub/train.py")
+    assert result == expected
+    (tmp_path / "pkg" / "sub" / "train.py").write_text(result)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "I001", "--no-fix",
+         "--no-cache", "--output-format", "concise", "pkg/sub/train.py"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + result

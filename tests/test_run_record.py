@@ -123,6 +123,38 @@ def test_a_run_records_its_patch_and_summary_at_the_repository_root(tmp_path: Pa
     assert "!! .torchfix/" in git(repo, "status", "--porcelain", "--ignored")
 
 
+def test_the_torchfix_folder_ignores_itself_in_git(tmp_path: Path) -> None:
+    """`.torchfix/` carries a `.gitignore` of `*` (as `.ruff_cache/` does): git sees only
+    the rewritten files, the whole folder is ignored (not only each run's contents), and
+    no project has to list it in its own .gitignore."""
+    repo = make_repo(tmp_path / "repo", {"pkg/a.py": NEEDS_FIX, "pkg/b.py": NEEDS_FIX,
+                                         "pkg/clean.py": CLEAN})
+    apply(".", cwd=repo)
+    assert (repo / ".torchfix/.gitignore").read_text().splitlines()[-1] == "*"
+    assert status(repo) == " M pkg/a.py\n M pkg/b.py\n"
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == status(repo)
+    for inside in (".torchfix/runs", ".torchfix/notes.txt"):  # the folder, not only runs
+        assert git(repo, "check-ignore", inside).strip() == inside
+    git(repo, "add", "-A")  # what a maintainer commits: the rewritten files only
+    assert git(repo, "diff", "--cached", "--name-only") == "pkg/a.py\npkg/b.py\n"
+    git(repo, "reset", "-q")
+    undo(cwd=repo)
+    assert status(repo) == ""  # and after undo, nothing at all
+
+
+def test_a_torchfix_folder_made_before_gets_its_gitignore(tmp_path: Path) -> None:
+    """A `.torchfix/runs` an earlier torchfix left gets the folder's `.gitignore` on the
+    next run; a `.torchfix` folder holding files of the project's own is left as it is."""
+    repo = make_repo(tmp_path / "repo", {"a.py": NEEDS_FIX, "b.py": NEEDS_FIX})
+    (repo / RUNS).mkdir(parents=True)
+    apply("a.py", cwd=repo)
+    assert (repo / ".torchfix/.gitignore").is_file()
+    other = make_repo(tmp_path / "other", {"a.py": NEEDS_FIX, ".torchfix/README": "ours\n"})
+    apply(".", cwd=other)
+    assert not (other / ".torchfix/.gitignore").exists()
+    assert status(other) == " M a.py\n"  # each run still ignores itself
+
+
 def test_json_output_names_the_record(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", {"train.py": NEEDS_FIX})
     result = apply("--format", "json", ".", cwd=repo)

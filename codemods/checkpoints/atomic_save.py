@@ -227,6 +227,24 @@ RESULT_WORDS = frozenset(
     {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
      "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
 )
+# First words of functions that write inference outputs (`predict_from_file_to_file`,
+# `embed_audio`, `infer_batch`), and the last words of one writing an output per input
+# file (`pitch_to_file`): a prediction or embedding saved there is made again by running
+# the model on the input again.
+INFERENCE_WORDS = frozenset({"predict", "embed", "infer", "inference"})
+PER_FILE_ENDINGS = frozenset({("to", "file"), ("to", "files")})
+# Words of a saved value that is training state, not an output: the model, its weights,
+# an optimizer or a scheduler (a state_dict() says "state").
+STATE_WORDS = CHECKPOINT_WORDS | frozenset(
+    {"module", "net", "network", "optim", "optimizer", "params", "parameters", "scheduler"}
+)
+# Methods that hand back their receiver, or the same values (a tensor moved, detached or
+# converted; a module moved): the saved value is what they are called on.
+PASS_THROUGH = frozenset(
+    {"bfloat16", "clone", "contiguous", "cpu", "cuda", "detach", "double", "eval", "float",
+     "half", "numpy", "requires_grad_", "squeeze", "to", "tolist", "train", "unsqueeze"}
+)
+COPIES = frozenset({"copy", "deepcopy", "dict", "OrderedDict"})  # what they copy is saved
 # Functions a script runs once: `main()`, and what command decorators mark.
 ENTRY_POINTS = frozenset({"main", "cli"})
 COMMAND_DECORATORS = frozenset({"command", "main"})  # app.command(), click.command, hydra.main
@@ -402,24 +420,29 @@ class AtomicSave(Codemod):
       package with N such modules gets N copies of the same 53 lines.
     - `"module"`: the helper is written once per top-level package, into
       `<package>/_torchfix_atomic_save.py` (a new file, created by the run, shown by
-      `diff` and removed by `undo`), and each rewritten module imports it:
-      `from <package>._torchfix_atomic_save import atomic_save`, then calls
-      `atomic_save(...)`. The import is absolute, as PEP 8 recommends: it reads the same
-      in every module whatever its depth, and keeps working when a module moves between
-      subpackages. One definition to review and to change; the price is a new file in
-      the package and an import that ties the modules to it. A file that is not inside
-      a package (a script) gets the inline helper, since nothing could import the module
-      reliably from there. A module of a package that is also run as a script
-      (`python pkg/tools/export.py`) finds the import only where the package is
-      installed or on `sys.path`, as for any absolute import of the package.
+      `diff` and removed by `undo`), and each rewritten module imports it in its own
+      convention, then calls `atomic_save(...)`: a module that imports from its package
+      relatively (`from ..models import Net`, anywhere in the module) gets the relative
+      `from .._torchfix_atomic_save import atomic_save` (as many dots as it is deep:
+      furthest-first in its relative group, as ruff and isort sort them), any other
+      module the absolute `from <package>._torchfix_atomic_save import atomic_save`
+      (PEP 8's recommendation: the same line whatever the module's depth). One
+      definition to review and to change; the price is a new file in the package and an
+      import that ties the modules to it. A file that is not inside a package (a
+      script) gets the inline helper, since nothing could import the module reliably
+      from there. A module of a package that is also run as a script
+      (`python pkg/tools/export.py`) finds the absolute import only where the package
+      is installed or on `sys.path`, as for any absolute import of the package (a
+      module importing relatively cannot run as a script anyway).
 
     Either way, a module that already binds the helper's name to something else is left
     alone (and reported), and so is a package whose `_torchfix_atomic_save.py` is not
-    torchfix's. The package helper's import joins the first-party import group. The
-    inline helper reaches torch the way the module does (`torch.save`, `th.save`,
-    `from torch import save as torch_save`). A helper already there, inline or
-    imported, is reused whichever the option says, and its own `torch.save` calls are
-    never rewritten, so running torchfix again changes nothing.
+    torchfix's. The package helper's import joins the first-party import group (a
+    relative one, the relative group). The inline helper reaches torch the way the
+    module does (`torch.save`, `th.save`, `from torch import save as torch_save`). A
+    helper already there, inline or imported, is reused whichever the option says, and
+    its own `torch.save` calls are never rewritten, so running torchfix again changes
+    nothing.
 
     ## What the helper keeps as it was
     - The file's bytes: torch.save names the archive inside the file after the file, so
@@ -476,7 +499,12 @@ class AtomicSave(Codemod):
       torch.save(x, path)` beside a `torch.load(path)`), and a save that runs once per
       run of a script: outside any loop, at module level, under `if __name__ ==
       "__main__":`, or in `main()` or a function decorated as a command
-      (`@app.command()`, `@click.command()`, `@hydra.main()`). Saves in epoch or step
+      (`@app.command()`, `@click.command()`, `@hydra.main()`), and a prediction or
+      embedding written per input file: a value computed by a call (`prediction =
+      predict_from_file(audio_file)`, then `prediction[0].detach()`) in a function named
+      `predict*`, `embed*`, `infer*`, `inference*` or `*_to_file(s)` whose name says no
+      checkpoint word, where the value is no `state_dict()`, model, optimizer or
+      scheduler, nothing of `self`, no global and no dict display. Saves in epoch or step
       loops and `save_checkpoint`-style functions are rewritten;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
@@ -897,13 +925,103 @@ class _Facts:
         destination, unless it also says checkpoint or model), a cache filled where it is
         missing (`if not os.path.exists(path): ...; torch.save(x, path)`), or a
         one-shot output of a script: a save outside any loop at module level, under
-        `if __name__ == "__main__":`, or in a `main` or CLI-command function."""
+        `if __name__ == "__main__":`, or in a `main` or CLI-command function; or an
+        inference output written per input file (see `_is_inference_output`)."""
         words = _words_in(destination)
         if words & RESULT_WORDS and not words & CHECKPOINT_WORDS:
             return True
         if self._fills_cache(destination, call):
             return True
-        return self._once_in_a_script(call)
+        return self._once_in_a_script(call) or self._is_inference_output(call)
+
+    def _is_inference_output(self, call: ast.Call) -> bool:
+        """Whether the save writes what a model inferred, per input file: in a function
+        named for inference (`predict_*`, `embed_*`, `infer_*`, `inference_*`) or for
+        writing one output per file (`*_to_file`, `*_to_files`), with no checkpoint word
+        in its name, a value computed in that function (`prediction =
+        predict_from_file(audio_file)`; `prediction[0].detach()`) and nothing of training
+        state in it or in what it is computed from: no state_dict, model, weights,
+        optimizer or scheduler, no `self`, no dict display (a checkpoint dict)."""
+        function = self.model.enclosing_function(call)
+        if function is None or not call.args or isinstance(call.args[0], ast.Starred):
+            return False
+        words = identifier_words(function.name)
+        if not words or set(words) & CHECKPOINT_WORDS or not (
+                words[0] in INFERENCE_WORDS or tuple(words[-2:]) in PER_FILE_ENDINGS):
+            return False
+        scope = self.model.scope_created_by(function)
+        return self._computed_output(call.args[0], scope, frozenset()) is True
+
+    def _computed_output(self, value: ast.expr, scope: object, seen: frozenset[int]
+                         ) -> bool | None:
+        """What the saved `value` is, read in the function whose scope is `scope`: True
+        for an output computed there by a call (`predict_from_file(audio_file)`,
+        `model(x)`, `prediction[0].detach()`, through names assigned there), False for
+        training state or what cannot be told (`self.state_dict()`, `model.cpu()`, a
+        global, a dict display), None for neither (a parameter, a constant)."""
+        if isinstance(value, (ast.Dict, ast.DictComp)):
+            return False  # a checkpoint dict
+        if isinstance(value, ast.Subscript):
+            return self._computed_output(value.value, scope, seen)
+        if isinstance(value, ast.Attribute):
+            if set(identifier_words(value.attr)) & STATE_WORDS:
+                return False
+            return self._computed_output(value.value, scope, seen)
+        if isinstance(value, ast.Call):
+            callee = _identifier(value.func)
+            if callee is None:
+                return False
+            words = set(identifier_words(callee))
+            if isinstance(value.func, ast.Attribute) and callee in PASS_THROUGH:
+                return self._computed_output(value.func.value, scope, seen)
+            # False for copies (copy.deepcopy(model), dict(model=...)) and for what hands
+            # out state (state_dict(), parameters(), get_model(), load_weights()); True for
+            # what computes an output (predict(x), model(x), self.encoder(x), np.stack()).
+            return callee not in COPIES and not (words & STATE_WORDS
+                                                 and callee not in STATE_WORDS)
+        if isinstance(value, ast.Name):
+            return self._name_output(value, scope, seen)
+        if isinstance(value, (ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.IfExp,
+                              ast.Constant)):
+            found: bool | None = None
+            for child in ast.iter_child_nodes(value):
+                if not isinstance(child, ast.expr):
+                    continue
+                kind = self._computed_output(child, scope, seen)
+                if kind is False:
+                    return False
+                found = found or kind
+            return found
+        return False
+
+    def _name_output(self, name: ast.Name, scope: object, seen: frozenset[int]
+                     ) -> bool | None:
+        """`_computed_output` for a name, through its bindings in `scope`."""
+        if name.id in ("self", "cls") or set(identifier_words(name.id)) & STATE_WORDS:
+            return False
+        bindings = self.model.bindings(name)
+        if not bindings:
+            return False
+        found: bool | None = None
+        for binding in bindings:
+            if binding.scope is not scope:
+                return False  # a global or an enclosing function's: not computed here
+            if id(binding) in seen or binding.kind in (BindingKind.PARAMETER,
+                                                       BindingKind.LOOP):
+                continue  # an input: computes nothing by itself
+            if binding.kind is not BindingKind.ASSIGNMENT or binding.augmented:
+                return False
+            statement = binding.statement
+            source = binding.value if binding.value is not None else (
+                statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign))
+                else None)
+            if source is None:
+                return False
+            kind = self._computed_output(source, scope, seen | {id(binding)})
+            if kind is False:
+                return False
+            found = found or kind
+        return found
 
     def _fills_cache(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save fills a cache: the function loads the destination where it
@@ -1175,8 +1293,18 @@ class _Helper:
             quote = self.file.project.formatter_settings().quote or '"'
             creates = (CreateFile(path, helper_module_source(
                 quote, wants_pathlib(self.file), self.file.project.darglint_style())),)
-        imports = plan_imports(self.file, [NewImport(qualified, MODULE_HELPER)])
+        imports = plan_imports(self.file, [self._helper_import(qualified)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
+
+    def _helper_import(self, qualified: str) -> NewImport:
+        """The import of the package helper in the module's own convention: relative
+        (`from .._torchfix_atomic_save import atomic_save`) where the module imports
+        from its package relatively, absolute otherwise."""
+        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
+            return NewImport(qualified, MODULE_HELPER)
+        module = self.file.module
+        level = len(module.name.split(".")) - (0 if module.is_package else 1)
+        return NewImport(HELPER_MODULE, MODULE_HELPER, level)
 
     def _imported_helper(self) -> str | None:
         """The name a module-level import binds the package helper to, if one does."""
@@ -1343,6 +1471,25 @@ def _first(scope: object, names: list[str]) -> str:
     def position(name: str) -> tuple[int, int]:
         return min(b.position for b in scope.local(name))  # type: ignore[attr-defined]
     return min(names, key=position)
+
+
+def calls_helper(model: SemanticModel, call: ast.Call,
+                 inline: ast.FunctionDef | None) -> bool:
+    """Whether `call` calls torchfix's own helper, the `torch.save` of its arguments: the
+    module's `_torchfix_atomic_save` (`inline`, from `inline_helper`) or the package
+    helper module's `atomic_save`, imported. For other codemods, which must judge the
+    code after atomic-save's rewrite as they judge it before."""
+    func = call.func
+    if inline is not None and isinstance(func, ast.Name) and func.id == HELPER:
+        bindings = model.bindings(func)
+        return bool(bindings) and all(binding.node is inline for binding in bindings)
+    qualified = model.qualified_name(func) or ""
+    return qualified.endswith(f".{HELPER_MODULE}.{MODULE_HELPER}")
+
+
+def inline_helper(tree: ast.Module) -> ast.FunctionDef | None:
+    """torchfix's inline helper in the module (found by its name and docstring marker)."""
+    return _inline_helper(tree)
 
 
 def _inline_helper(tree: ast.Module) -> ast.FunctionDef | None:

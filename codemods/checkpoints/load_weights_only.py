@@ -23,7 +23,7 @@ from torchfix.rewrite.contract import (
 from torchfix.rewrite.layout import split_line
 
 from ..prefilter import TORCH, calls_by_name, from_package
-from .atomic_save import is_conversion_script
+from .atomic_save import calls_helper, inline_helper, is_conversion_script
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
 # them is a tensor. (`.to()`, `.cuda()`, `.float()` are not among them: modules have them,
@@ -111,7 +111,10 @@ class LoadWeightsOnly(Codemod):
     an epoch or a metric, `.to(device)`, which modules have too) is **reported**: such
     files often hold NumPy scalars or whole objects, which weights_only=True refuses. A
     `.pkl`/`.pickle` path, and a module with a generic saver (a function that
-    `torch.save`s a parameter as it is given), are reported too.
+    `torch.save`s a parameter as it is given), are reported too. torchfix's atomic-save
+    helper (inline `_torchfix_atomic_save`, or the package's `atomic_save`) is the
+    `torch.save` of its arguments here, never a generic saver itself, so a module is
+    judged the same before and after atomic-save rewrites it.
     Where the code shows the file holds more than weights, `weights_only=True` is not
     offered. The result used as a module (`.eval()`, `.parameters()`, called like a
     model), or another `torch.load` in the function passing `weights_only=False`: an
@@ -280,7 +283,7 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        "in this function does: the files it reads hold more than weights "
                        "(torch 2.6 no longer loads them by default); load trusted files only",
                        Safety.UNSAFE, trusted)
-    saved = _saved_here(model, call, function)
+    saved = _saved_here(model, call, function, inline_helper(file.tree))
     if saved is not None:
         return Finding(call, f"pass weights_only=False to torch.load: it reads back what "
                        f"torch.save wrote on line {saved.lineno}, a whole object rather "
@@ -337,20 +340,30 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
 
 
 def _saved_here(model: SemanticModel, call: ast.Call,
-                function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> ast.Call | None:
+                function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+                inline: ast.FunctionDef | None) -> ast.Call | None:
     """The `torch.save(obj, f)` earlier in the function that wrote what the load reads
     back (`f` spelled the same), where `obj` is not a state dict, tensor or plain
-    container: `torch.save(module, buffer); buffer.seek(0); torch.load(buffer)`."""
+    container: `torch.save(module, buffer); buffer.seek(0); torch.load(buffer)`.
+    torchfix's atomic-save helper (`inline`, or the package's) is torch.save."""
     if function is None or not call.args:
         return None
     source = ast.dump(call.args[0])
     for node in ast.walk(function):
         if (isinstance(node, ast.Call) and len(node.args) >= 2
                 and (node.lineno, node.col_offset) < (call.lineno, call.col_offset)
-                and model.qualified_name(node.func) in ("torch.save", "torch.serialization.save")
+                and _is_torch_save(model, node, inline)
                 and ast.dump(node.args[1]) == source and _whole_object(model, node.args[0])):
             return node
     return None
+
+
+def _is_torch_save(model: SemanticModel, call: ast.Call,
+                   inline: ast.FunctionDef | None) -> bool:
+    """`torch.save(...)`, or a call of torchfix's atomic-save helper, which is torch.save
+    of its arguments (so this codemod decides the same before and after atomic-save)."""
+    return model.qualified_name(call.func) in ("torch.save", "torch.serialization.save") \
+        or calls_helper(model, call, inline)
 
 
 def _whole_object(model: SemanticModel, value: ast.expr) -> bool:
@@ -408,12 +421,15 @@ def _generic_saver(file: FileContext) -> ast.FunctionDef | ast.AsyncFunctionDef 
     """A function of the module that `torch.save`s one of its parameters as it is given
     (`def _save_torch(f, obj): torch.save(obj, f)`): a generic saver, whose files the
     module's loads may read back as whole objects. A parameter named or annotated as a
-    state dict (`state`, `checkpoint`, `dict[str, Tensor]`) does not make one."""
+    state dict (`state`, `checkpoint`, `dict[str, Tensor]`) does not make one. torchfix's
+    atomic-save helper is torch.save, never a saver of its own: its code is torchfix's,
+    and a call of it saves what torch.save would."""
     model = file.semantic
+    inline = inline_helper(file.tree)
     for call in nodes_of(file.tree, ast.Call):
         if not call.args or not isinstance(call.args[0], ast.Name) or \
-                model.qualified_name(call.func) not in ("torch.save",
-                                                        "torch.serialization.save"):
+                not _is_torch_save(model, call, inline) or (
+                    inline is not None and any(a is inline for a in model.ancestors(call))):
             continue
         value = call.args[0]
         if set(value.id.lower().split("_")) & _STATE_WORDS:

@@ -7,6 +7,7 @@ to review, share and take back (`torchfix undo`), inside git or not.
     <record dir>/<run>/run.json        codemods, settings, tool version, and per file:
                                        path, changes per codemod, sha256 before and after
     <record dir>/<run>/.gitignore      "*": git never sees the run
+    .torchfix/.gitignore               "*": nor anything in torchfix's folder
 
 The record dir is `.torchfix/runs` under the project root (`pipeline.project_root`: the
 git root, else the configuration file's folder, else the target folder), `record-dir` in
@@ -78,7 +79,9 @@ from torchfix.git.diffs import (
 )
 from torchfix.output.report import shown_path
 
-DEFAULT_RECORD_DIR = Path(".torchfix") / "runs"
+TORCHFIX_FOLDER = ".torchfix"
+DEFAULT_RECORD_DIR = Path(TORCHFIX_FOLDER) / "runs"
+IGNORE_ALL = "# Created by torchfix; safe to delete.\n*\n"  # a .gitignore git never looks past
 RUN_FILE = "run.json"
 PATCH_FILE = "changes.patch"
 PENDING_FILE = "pending.patch"
@@ -203,7 +206,7 @@ class RunRecorder:
         folder = _new_run_folder(record_dir)
         document = _document(folder, outcome, paths, planned)
         try:
-            (folder / ".gitignore").write_text("# Created by torchfix; safe to delete.\n*\n")
+            (folder / ".gitignore").write_text(IGNORE_ALL)
             replace_file(folder / PENDING_FILE, b"".join(p.diff for p in planned))
             replace_file(folder / RUN_FILE, _dumps(document))
         except OSError as exc:
@@ -268,8 +271,16 @@ def prune_runs(record_dir: Path, keep: int, current: str) -> list[str]:
 
 
 def _new_run_folder(record_dir: Path) -> Path:
+    # The `.torchfix` folder holding the records (the default `.torchfix/runs`, or a
+    # `record-dir` below one), when torchfix makes it now or made it before.
+    ours = next((folder for folder in (record_dir, *record_dir.parents)
+                 if folder.name == TORCHFIX_FOLDER), None)
+    if ours is not None and ours.exists() and not _only_torchfix_made(ours):
+        ours = None
     try:
         record_dir.mkdir(parents=True, exist_ok=True)
+        if ours is not None:
+            _ignore_in_git(ours)
     except OSError as exc:
         raise RecordError(f"cannot create the record folder {shown_path(record_dir)}: "
                           f"{exc.strerror or exc}") from exc
@@ -289,6 +300,26 @@ def _new_run_folder(record_dir: Path) -> Path:
         return folder
     raise RecordError(f"cannot create a run folder in {shown_path(record_dir)}: every name "
                       "is taken")
+
+
+def _only_torchfix_made(folder: Path) -> bool:
+    """Whether the `.torchfix` folder holds only what torchfix puts there (its run
+    records, its `.gitignore`): one an earlier torchfix made. A folder of the project's
+    own is left as it is."""
+    try:
+        return {entry.name for entry in folder.iterdir()} <= {DEFAULT_RECORD_DIR.name,
+                                                              ".gitignore"}
+    except OSError:
+        return False
+
+
+def _ignore_in_git(folder: Path) -> None:
+    """Give torchfix's `.torchfix` folder a `.gitignore` of `*`, as ruff does its cache
+    (and torchfix its `.torchfix_cache`): git, and the tools that read .gitignore, never
+    see the run records nor anything else in it, and no project has to list it."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        marker.write_text(IGNORE_ALL)
 
 
 def _ms_name(ms: int) -> str:

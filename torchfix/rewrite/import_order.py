@@ -41,19 +41,21 @@ SortKey = tuple[object, ...]
 
 @dataclass(frozen=True)
 class NewImport:
-    """An import statement to add: `import module`, or `from module import name`."""
+    """An import statement to add: `import module`, or `from module import name`; with a
+    `level`, the relative `from .module import name` (`..` for level 2, ...)."""
 
     module: str
     name: str | None = None
+    level: int = 0  # relative to the importing module's package: needs a name
 
     @property
     def statement(self) -> str:
         if self.name is None:
             return f"import {self.module}"
-        return f"from {self.module} import {self.name}"
+        return f"from {'.' * self.level}{self.module} import {self.name}"
 
     def key(self, settings: ImportSettings) -> SortKey:
-        return _key(settings, self.module, 0 if self.name is None else 1)
+        return _key(settings, self.module, 0 if self.name is None else 1, self.level)
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def plan_imports(file: FileContext, imports: Sequence[NewImport]
         index += 1
     places: dict[tuple[int, bool, bool], list[str]] = {}
     for new in ordered:
-        section = _section(file, settings, new.module, 0)
+        section = _section(file, settings, new.module, new.level)
         places.setdefault(_place(block, section, new.key(settings)), []).append(
             new.statement)
     return tuple(ImportInsertion(index, after, tuple(statements), new_group)
@@ -121,15 +123,18 @@ def _place(block: Sequence[tuple[int, int, SortKey]], section: int,
     return block[-1][0], True, True
 
 
-def _key(settings: ImportSettings, module: str, kind: int) -> SortKey:
+def _key(settings: ImportSettings, module: str, kind: int, level: int = 0) -> SortKey:
     """ruff's order of import statements in a section: `kind` 0 for `import x`, 1 for
     `from x import y`; module names case-insensitively, in natural order (`m2` < `m10`).
     By default plain imports come first; with force-sort-within-sections the kinds mix
     (`import os` < `from os import path` < `import os.path`). With `length-sort` (or
-`length-sort-straight`, for plain imports) the length of the module name comes first."""
-    name: tuple[object, ...] = (_natural(module.lower()), module)
+`length-sort-straight`, for plain imports) the length of the module name comes first.
+    Relative imports (`level` dots) go furthest first, `from .. import` before `from .
+    import`: ruff's `relative-imports-order` and isort's `reverse_relative` defaults."""
+    name: tuple[object, ...] = (-level, _natural(module.lower()), module)
     if settings.length_sort or (settings.length_sort_straight and kind == 0):
-        name = (len(module), *name)  # ruff's length-sort: shorter module names first
+        # ruff's length-sort: shorter module names first, the dots counted
+        name = (len(module) + level, *name)
     elif settings.length_sort_straight:
         name = (-1, *name)  # as in ruff, a from-import without a length sorts first
     return (*name, kind) if settings.force_sort_within_sections else (kind, *name)
@@ -146,7 +151,8 @@ def _classify(file: FileContext, settings: ImportSettings,
     """(section, sort key) of an import statement of the file."""
     if isinstance(statement, ast.ImportFrom):
         module = statement.module or ""
-        return _section(file, settings, module, statement.level), _key(settings, module, 1)
+        return (_section(file, settings, module, statement.level),
+                _key(settings, module, 1, statement.level))
     module = statement.names[0].name
     return _section(file, settings, module, 0), _key(settings, module, 0)
 

@@ -3,8 +3,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from trainlib._torchfix_atomic_save import atomic_save
-
+from .._torchfix_atomic_save import atomic_save
 from .buffers import ReplayBuffer
 
 
