@@ -17,7 +17,7 @@ from pathlib import Path
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
-from torchfix.model.test_code import is_test_path
+from torchfix.model.test_code import is_example_code, is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
 from .raises_doc import GENERIC_DESCRIPTION, docstring_style, documents, with_raises
@@ -817,6 +817,9 @@ class _Decider:
             return
         if _always_false(node.test):
             yield ALWAYS_FAILS, False
+        if is_example_code(self.file.path, self.file.text):
+            yield ("example code: its asserts show a reader what holds, and nobody runs an "
+                   "example under python -O"), False
         if self.catches_assertion_error:
             yield "this file catches AssertionError elsewhere", False
         if not function.public:

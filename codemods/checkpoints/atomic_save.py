@@ -17,7 +17,7 @@ from pathlib import Path
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
-from torchfix.model.test_code import is_test_path
+from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import (
     Codemod,
     CreateFile,
@@ -253,16 +253,6 @@ TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
      "process_time", "process_time_ns", "time", "time_ns"}
 )
-# Folders and file names of example code: demos, tutorials, notebooks exported as scripts.
-EXAMPLE_FOLDERS = frozenset(
-    {"demo", "demos", "doc", "docs", "example", "examples", "notebook", "notebooks",
-     "tutorial", "tutorials"}
-)
-# Words that start (or, but for "example", end) the name of an example script.
-EXAMPLE_WORDS = frozenset({"demo", "example", "tutorial"})
-# Cell markers of notebooks kept as scripts (jupytext's percent format, nbconvert, Databricks).
-_NOTEBOOK_CELL = re.compile(r"^# (?:%%|In\[[ \d]*\]:|COMMAND -{5,})", re.MULTILINE)
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
 CALL_MESSAGE = (
@@ -1438,21 +1428,8 @@ def is_tool_script(file: FileContext) -> bool:
 
 
 def is_example(file: FileContext) -> bool:
-    """Whether the file is example code: below a folder such as `examples/`, `demos/`,
-    `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
-    code), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a notebook kept
-    as a script (`# %%` or `# In[1]:` cells)."""
-    absolute = Path(os.path.abspath(file.path))
-    relative = absolute
-    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
-        relative = absolute.relative_to(os.getcwd())
-    words = identifier_words(relative.stem)
-    return (
-        any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
-        or (bool(words) and words[0] in EXAMPLE_WORDS)  # demo_train.py, example_mnist.py
-        or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
-        or bool(_NOTEBOOK_CELL.search(file.text))
-    )
+    """Whether the file is example code (see `is_example_code`)."""
+    return is_example_code(file.path, file.text)
 
 
 def _optional_torch(bindings: Sequence[Binding]) -> bool:
@@ -1625,11 +1602,6 @@ def _is_url(node: ast.expr) -> bool:
         return isinstance(first, ast.Constant) and isinstance(first.value, str) and \
             bool(_URL.match(first.value))
     return False
-
-
-def identifier_words(identifier: str) -> list[str]:
-    """`tmpCkpt_path` → ["tmp", "ckpt", "path"]."""
-    return [word.lower() for part in identifier.split("_") for word in _WORD.findall(part)]
 
 
 def _path_guard(statement: ast.stmt) -> str | None:

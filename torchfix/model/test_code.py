@@ -1,9 +1,11 @@
-"""Which files hold tests or test helpers, for codemods that leave test code alone."""
+"""Which files hold tests, test helpers or example code, for codemods that treat them
+apart (test code is left alone; example code is nobody's production run)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 from pathlib import PurePath
 
 TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils"})
@@ -28,4 +30,38 @@ def is_test_path(path: str | os.PathLike[str] | None) -> bool:
         or name.endswith("_test.py")
         or name in TEST_HELPER_FILES
         or any(folder in TEST_FOLDERS for folder in relative.parts[:-1])
+    )
+
+
+# Folders and file names of example code: demos, tutorials, notebooks exported as scripts.
+EXAMPLE_FOLDERS = frozenset(
+    {"demo", "demos", "doc", "docs", "example", "examples", "notebook", "notebooks",
+     "tutorial", "tutorials"}
+)
+# Words that start (or, but for "example", end) the name of an example script.
+EXAMPLE_WORDS = frozenset({"demo", "example", "tutorial"})
+# Cell markers of notebooks kept as scripts (jupytext's percent format, nbconvert, Databricks).
+_NOTEBOOK_CELL = re.compile(r"^# (?:%%|In\[[ \d]*\]:|COMMAND -{5,})", re.MULTILINE)
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def identifier_words(identifier: str) -> list[str]:
+    """`tmpCkpt_path` → ["tmp", "ckpt", "path"]."""
+    return [word.lower() for part in identifier.split("_") for word in _WORD.findall(part)]
+
+
+def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
+    """Whether the file is example code: below a folder such as `examples/`, `demos/`,
+    `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
+    code), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a notebook kept
+    as a script (`# %%` or `# In[1]:` cells)."""
+    relative = PurePath(os.path.abspath(path)) if path else PurePath()
+    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
+        relative = relative.relative_to(os.getcwd())
+    words = identifier_words(relative.stem)
+    return (
+        any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
+        or (bool(words) and words[0] in EXAMPLE_WORDS)  # demo_train.py, example_mnist.py
+        or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
+        or bool(_NOTEBOOK_CELL.search(text))
     )
