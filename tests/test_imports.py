@@ -44,7 +44,11 @@ def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -
     (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
     watched = ("codemods.checkpoints.strict_load_state_dict", "codemods.migrations.amp_api",
                "torchfix.codemods.migrations.amp_api", "torchfix.model.semantic",
-               "torchfix.model.facts", "torchfix.engine.decide", "rich", "libcst")
+               "torchfix.model.facts", "torchfix.engine.decide", "rich", "libcst",
+               # Nor what other commands need: batch's module, the cache's and the
+               # configuration's readers (there is no pyproject.toml), the pool, git.
+               "torchfix.cli.batch", "torchfix.engine.cache", "json", "hashlib", "tempfile",
+               "tomllib", "configparser", "pathspec", "concurrent.futures", "git")
     assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
 
 
@@ -54,3 +58,28 @@ def test_a_file_imports_only_the_codemods_it_triggers(tmp_path: Path) -> None:
                "codemods.assertions.assert_to_raise")
     assert loaded(["check", "--no-cache", "resume.py"], tmp_path, watched) == [
         "codemods.checkpoints.strict_load_state_dict"]
+
+
+GENERATED_DOCS = """
+import dataclasses
+print("GENERATED:", sorted(
+    f"{cls.__module__}.{cls.__qualname__}"
+    for module in list(sys.modules.values())
+    if getattr(module, "__name__", "").startswith(("torchfix", "codemods"))
+    for cls in vars(module).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+    and cls.__module__ == module.__name__
+    and (cls.__doc__ or "").startswith(cls.__name__ + "(")
+))
+"""
+
+
+def test_the_data_classes_of_a_check_carry_their_own_docstrings(tmp_path: Path) -> None:
+    # `dataclass` writes a docstring for a class without one from its signature, which
+    # costs a third of making the class: on the start-up of every command.
+    (tmp_path / "train.py").write_text(NEEDS_FIX)
+    probe = PROBE.format(args=["check", "--no-cache", "train.py"], watched=()) + GENERATED_DOCS
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    line = next(line for line in done.stdout.splitlines() if line.startswith("GENERATED:"))
+    assert ast.literal_eval(line.removeprefix("GENERATED:").strip()) == []

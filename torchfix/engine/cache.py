@@ -41,6 +41,8 @@ _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts the
 
 @dataclasses.dataclass(frozen=True)
 class ResultCache:
+    """The result cache of one project root, for one fingerprint of tool and settings."""
+
     folder: Path
     fingerprint: str  # tool, code and settings: part of every key
 

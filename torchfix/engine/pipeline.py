@@ -44,6 +44,8 @@ class RunOptions:
 
 @dataclass
 class RunOutcome:
+    """What one run found: its settings, its files and a result for each."""
+
     settings: EngineSettings
     config: Config
     discovery: Discovery

@@ -41,6 +41,8 @@ _DISTRIBUTION_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
 
 @dataclass(frozen=True)
 class ModuleName:
+    """The module name of a file, and the folder it is relative to."""
+
     name: str  # "pkg.sub.mod"; for a file outside any package: its stem
     is_package: bool  # an `__init__.py`
     source_root: Path  # the folder `name` is relative to
