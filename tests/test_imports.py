@@ -60,6 +60,33 @@ def test_a_file_imports_only_the_codemods_it_triggers(tmp_path: Path) -> None:
         "codemods.checkpoints.strict_load_state_dict"]
 
 
+def test_a_warm_run_of_an_unchanged_project_imports_no_codemod(tmp_path: Path) -> None:
+    # The cached results read project-wide facts (the torch floor, the formatter settings,
+    # atomic-save's count of saving modules): while no file of the project changed, their
+    # digests are read back, not worked out by importing the codemods and models again.
+    import os
+    import time
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "train.py").write_text(
+        "import torch\n\n\ndef keep(model, path):\n    torch.save(model.state_dict(), path)\n")
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    when = time.time_ns() - 3600 * 1_000_000_000  # edited an hour ago
+    for path in tmp_path.rglob("*"):
+        os.utime(path, ns=(when, when))
+    watched = ("codemods.checkpoints.atomic_save", "codemods.checkpoints.load_weights_only",
+               "torchfix.model.semantic", "torchfix.model.torch_floor",
+               "torchfix.model.formatter", "torchfix.model.expected_errors", "libcst")
+    cold = loaded(["check", "."], tmp_path, watched)
+    assert "codemods.checkpoints.atomic_save" in cold
+    # The first re-run confirms the facts (importing what works them out) and remembers
+    # them; from then on nothing is imported for them.
+    assert "codemods.checkpoints.atomic_save" in loaded(["check", "."], tmp_path, watched)
+    assert loaded(["check", "."], tmp_path, watched) == []
+
+
 GENERATED_DOCS = """
 import dataclasses
 print("GENERATED:", sorted(
