@@ -18,6 +18,8 @@ from torchfix.rewrite.contract import AddImport, Edit, FileContext
 
 @dataclass(frozen=True)
 class Spelling:
+    """How a name is written in a file, with the imports that text needs."""
+
     text: str
     imports: tuple[Edit, ...] = ()  # imports to add (or drop) for the text to work
 

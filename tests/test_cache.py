@@ -183,3 +183,113 @@ def test_a_warm_run_recalls_results_that_read_other_modules(tmp_path, cli, monke
     (package / "models.py").write_text("class Policy:\n    pass\n")  # no longer a module
     changed = cli("check", "--jobs", "2", ".")
     assert "strict-load-state-dict" not in changed.stdout
+
+
+# -- the project-wide facts of a warm run ---------------------------------------------------
+
+TRAINER = """\
+import torch
+
+scaler = torch.cuda.amp.GradScaler()
+"""
+
+
+def _age(folder: Path, seconds_ago: int) -> None:
+    """Set every file's modification time well in the past (as for files checked out or
+    edited a while ago): a file touched a moment ago is never trusted by a stamp."""
+    import os
+    import time
+
+    when = time.time_ns() - seconds_ago * 1_000_000_000
+    for path in folder.rglob("*"):
+        if path.is_file() and ".torchfix_cache" not in path.parts:
+            os.utime(path, ns=(when, when))
+
+
+@pytest.fixture
+def worked_out(monkeypatch) -> list[str]:
+    """Every project-wide fact a run works out again to confirm a cached result (the
+    configured `min-torch` aside: a setting, not read from a file)."""
+    from torchfix.model.project import Project
+
+    keys: list[str] = []
+    original = Project._digest_now
+
+    def counting(self, key):
+        if key.startswith(("project:", "derived:")):
+            keys.append(key)
+        return original(self, key)
+
+    monkeypatch.setattr(Project, "_digest_now", counting)
+    return keys
+
+
+def test_a_warm_run_of_an_unchanged_project_works_out_no_project_fact(
+        tmp_path, cli, parses, worked_out):
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    _age(tmp_path, 3600)
+    cold = cli("check", "--show-all", ".")
+    assert "needs torch >= 2.3" in cold.stdout  # the floor, read from requirements.txt
+    first = cli("check", "--show-all", ".")  # confirms the floor, and remembers it
+    assert worked_out == ["project:torch-floor"]
+    assert (tmp_path / ".torchfix_cache" / "facts.json").is_file()
+    warm = cli("check", "--show-all", ".")
+    assert len(parses) == 1  # the result was recalled ...
+    assert worked_out == ["project:torch-floor"]  # ... and the floor not read again
+    assert warm.stdout == first.stdout == cold.stdout
+
+
+@pytest.mark.parametrize("recent", [False, True], ids=["edited-long-ago", "edited-just-now"])
+def test_a_changed_project_file_is_read_again_even_at_the_same_size(tmp_path, cli, parses,
+                                                                      recent):
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("torch==2.0.0\n")
+    _age(tmp_path, 3600)
+    assert "needs torch >= 2.3" in cli("check", "--show-all", ".").stdout
+    assert "needs torch >= 2.3" in cli("check", "--show-all", ".").stdout
+    requirements.write_text("torch==2.4.1\n")  # the same size: only its time tells
+    if not recent:
+        _age(tmp_path, 1800)
+    bumped = cli("check", "--show-all", ".")
+    assert "needs torch" not in bumped.stdout
+    assert len(parses) == 2  # trainer.py decided again: the floor it read changed
+
+
+def test_a_new_module_changes_a_derived_fact_through_the_memo(tmp_path, cli, worked_out):
+    # A derived fact (atomic-save's count of modules that save in a package) is
+    # remembered; a module added to the package is a new file, so it is worked out again.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("import torch\n\n\ndef save(m, p):\n"
+                                  "    torch.save(m.state_dict(), p)\n")
+    _age(tmp_path, 3600)
+    cli("check", ".")
+    cli("check", ".")
+    confirmed = list(worked_out)
+    assert any(key.startswith("derived:atomic-save/") for key in confirmed)
+    cli("check", ".")
+    assert worked_out == confirmed  # nothing worked out again
+    (package / "b.py").write_text("import torch\n\n\ndef keep(m, p):\n"
+                                  "    torch.save(m, p)\n")
+    _age(tmp_path, 1800)
+    cli("check", ".")
+    assert any(key.startswith("derived:atomic-save/") for key in worked_out)
+
+
+def test_a_fresh_file_leaves_the_tree_unstamped(tmp_path):
+    from torchfix.model.scan_memo import tree_stamp
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert tree_stamp(tmp_path) is None  # modified a moment ago: its time may not tell
+    _age(tmp_path, 60)
+    stamp = tree_stamp(tmp_path)
+    assert stamp is not None and stamp == tree_stamp(tmp_path)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "b.py").write_text("y = 2\n")  # hidden folders: no fact there
+    assert tree_stamp(tmp_path) == stamp
+    (tmp_path / "b.py").write_text("y = 2\n")
+    _age(tmp_path, 30)
+    assert tree_stamp(tmp_path) not in (None, stamp)

@@ -44,7 +44,11 @@ def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -
     (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
     watched = ("codemods.checkpoints.strict_load_state_dict", "codemods.migrations.amp_api",
                "torchfix.codemods.migrations.amp_api", "torchfix.model.semantic",
-               "torchfix.model.facts", "torchfix.engine.decide", "rich", "libcst")
+               "torchfix.model.facts", "torchfix.engine.decide", "rich", "libcst",
+               # Nor what other commands need: batch's module, the cache's and the
+               # configuration's readers (there is no pyproject.toml), the pool, git.
+               "torchfix.cli.batch", "torchfix.engine.cache", "json", "hashlib", "tempfile",
+               "tomllib", "configparser", "pathspec", "concurrent.futures", "git")
     assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
 
 
@@ -54,3 +58,55 @@ def test_a_file_imports_only_the_codemods_it_triggers(tmp_path: Path) -> None:
                "codemods.assertions.assert_to_raise")
     assert loaded(["check", "--no-cache", "resume.py"], tmp_path, watched) == [
         "codemods.checkpoints.strict_load_state_dict"]
+
+
+def test_a_warm_run_of_an_unchanged_project_imports_no_codemod(tmp_path: Path) -> None:
+    # The cached results read project-wide facts (the torch floor, the formatter settings,
+    # atomic-save's count of saving modules): while no file of the project changed, their
+    # digests are read back, not worked out by importing the codemods and models again.
+    import os
+    import time
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "train.py").write_text(
+        "import torch\n\n\ndef keep(model, path):\n    torch.save(model.state_dict(), path)\n")
+    (tmp_path / "requirements.txt").write_text("torch==2.0.0\n")
+    when = time.time_ns() - 3600 * 1_000_000_000  # edited an hour ago
+    for path in tmp_path.rglob("*"):
+        os.utime(path, ns=(when, when))
+    watched = ("codemods.checkpoints.atomic_save", "codemods.checkpoints.load_weights_only",
+               "torchfix.model.semantic", "torchfix.model.torch_floor",
+               "torchfix.model.formatter", "torchfix.model.expected_errors", "libcst")
+    cold = loaded(["check", "."], tmp_path, watched)
+    assert "codemods.checkpoints.atomic_save" in cold
+    # The first re-run confirms the facts (importing what works them out) and remembers
+    # them; from then on nothing is imported for them.
+    assert "codemods.checkpoints.atomic_save" in loaded(["check", "."], tmp_path, watched)
+    assert loaded(["check", "."], tmp_path, watched) == []
+
+
+GENERATED_DOCS = """
+import dataclasses
+print("GENERATED:", sorted(
+    f"{cls.__module__}.{cls.__qualname__}"
+    for module in list(sys.modules.values())
+    if getattr(module, "__name__", "").startswith(("torchfix", "codemods"))
+    for cls in vars(module).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+    and cls.__module__ == module.__name__
+    and (cls.__doc__ or "").startswith(cls.__name__ + "(")
+))
+"""
+
+
+def test_the_data_classes_of_a_check_carry_their_own_docstrings(tmp_path: Path) -> None:
+    # `dataclass` writes a docstring for a class without one from its signature, which
+    # costs a third of making the class: on the start-up of every command.
+    (tmp_path / "train.py").write_text(NEEDS_FIX)
+    probe = PROBE.format(args=["check", "--no-cache", "train.py"], watched=()) + GENERATED_DOCS
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    line = next(line for line in done.stdout.splitlines() if line.startswith("GENERATED:"))
+    assert ast.literal_eval(line.removeprefix("GENERATED:").strip()) == []

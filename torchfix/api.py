@@ -71,6 +71,8 @@ class FileProblem:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """What `check_source` and `check_paths` found: the findings and the files that failed."""
+
     findings: tuple[Finding, ...]
     errors: tuple[FileProblem, ...] = ()
 
@@ -82,6 +84,8 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class FixResult:
+    """What `fix_source` made of a source: the new text and the findings behind it."""
+
     source: str
     output: str  # the new text (the source itself when nothing changes)
     findings: tuple[Finding, ...]  # `applies` marks the changes made

@@ -57,6 +57,8 @@ def golden_root() -> Path:
 
 @dataclass(frozen=True)
 class GoldenCase:
+    """One golden case of a codemod: a file, or a folder for a multi-file project."""
+
     codemod: str
     name: str
     input_path: Path  # the .in.py file, or the folder of a folder case
@@ -143,6 +145,8 @@ def _folder_files(case: GoldenCase) -> dict[Path, tuple[bytes | None, bytes]]:
 
 @dataclass(frozen=True)
 class CaseOutcome:
+    """Whether a golden case passed, and why not."""
+
     case: GoldenCase
     passed: bool
     message: str = ""

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Check:
+    """One check of `torchfix selftest` and how it went."""
+
     kind: str  # "golden" or "smoke"
     codemod: str
     name: str

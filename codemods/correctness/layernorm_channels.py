@@ -32,6 +32,8 @@ MESSAGE = ("LayerNorm({shape}) normalizes the last dimension, but the Conv1d out
 
 @dataclass(frozen=True)
 class _Conv:
+    """The Conv1d a LayerNorm follows, by its out_channels."""
+
     channels: str  # how the Conv1d's out_channels is written (ast.dump), for comparing
     text: str  # ... and as source, for the message
 

@@ -54,12 +54,16 @@ _COMMON_WORDS = frozenset({"qr", "ger", "norm", "range", "svd", "lu", "solve"})
 
 @dataclass(frozen=True)
 class Codes:
+    """The TorchFix codes of a deprecated name's findings."""
+
     use: str  # a use of the old name ("TOR101")
     imported: str  # an import of it ("TOR103")
 
 
 @dataclass(frozen=True)
 class _Fix:
+    """The edits of one fix, and how safe they are."""
+
     edits: tuple[Edit, ...]
     safety: Safety
 

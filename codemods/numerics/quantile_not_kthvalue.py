@@ -24,6 +24,8 @@ REPORT_MESSAGE = ("kthvalue(k) with k computed from a fraction of the size looks
 
 @dataclass(frozen=True)
 class _Percentile:
+    """What a kthvalue's k says as a fraction of the tensor's size."""
+
     fraction: str | None  # source text of q, where the count is one factor of the product
     count_of: ast.expr | None  # the tensor whose size the count is, if known
     whole: bool = False  # the count is of every element (`numel()`): the tensor is 1-D

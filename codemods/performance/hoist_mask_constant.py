@@ -185,6 +185,8 @@ class FillSite:
 
 @dataclass(frozen=True)
 class Verdict:
+    """How safe hoisting a mask constant is, and why."""
+
     safety: Safety
     reason: str = ""  # why the fix is unsafe; "{constant}" stands for the constant as written
 

@@ -35,6 +35,8 @@ KEYWORDS = (("pretrained", "weights", "weights"), ("pretrained_backbone", "weigh
 
 @dataclass(frozen=True)
 class Builder:
+    """A torchvision model builder's weights enums."""
+
     package: str  # "" for torchvision.models itself, else "detection", ...
     weights: str  # "ResNet18_Weights.IMAGENET1K_V1"; "" when there were none
     backbone: str  # the backbone's weights (in torchvision.models); "" if none

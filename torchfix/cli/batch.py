@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -14,11 +15,9 @@ from torchfix.cli.common import EXIT_FINDINGS, EXIT_OK, stderr, stdout, usage_er
 from torchfix.cli.options import (
     AllowDirtyOpt,
     AuthorOpt,
-    BatchFormat,
     BranchOpt,
     ConfigOpt,
     ExcludeOpt,
-    Executor,
     GeneratedOpt,
     IgnoreOpt,
     NoCacheOpt,
@@ -36,6 +35,18 @@ from torchfix.git.defaults import (
     DEFAULT_VERIFY_TIMEOUT_SECONDS,
     DEFAULT_WORKDIR,
 )
+
+
+# batch's own choices: defined here, not with the shared options, so that the commands
+# every editor and pre-commit run (check, apply) do not build their enums at start-up.
+class BatchFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class Executor(str, Enum):
+    local = "local"
+    ray = "ray"
 
 
 def batch(

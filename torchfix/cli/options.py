@@ -7,7 +7,6 @@ these at startup, and a command imports what it runs only when it runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,16 +16,6 @@ from torchfix.output.formats import OutputFormat
 
 if TYPE_CHECKING:
     from torchfix.engine.pipeline import RunOptions
-
-
-class BatchFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
-class Executor(str, Enum):
-    local = "local"
-    ray = "ray"
 
 
 # -- shared options ----------------------------------------------------------------------

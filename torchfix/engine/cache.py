@@ -32,7 +32,7 @@ from torchfix.rewrite.changes import Change, Safety
 
 if TYPE_CHECKING:
     from torchfix.model.project import Project
-    from torchfix.model.scan_memo import ScanMemo
+    from torchfix.model.scan_memo import FactMemo, ScanMemo
 
 FOLDER_NAME = ".torchfix_cache"
 _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts they read;
@@ -41,6 +41,8 @@ _FORMAT = 4  # 2: changes carry their end position; 3: and the project facts the
 
 @dataclasses.dataclass(frozen=True)
 class ResultCache:
+    """The result cache of one project root, for one fingerprint of tool and settings."""
+
     folder: Path
     fingerprint: str  # tool, code and settings: part of every key
 
@@ -101,6 +103,14 @@ class ResultCache:
         from torchfix.model.scan_memo import ScanMemo
 
         return ScanMemo(self.folder / f"scan-{name}.json", _code_fingerprint(),
+                        prepare=self._make_folder)
+
+    def fact_memo(self) -> FactMemo:
+        """The memo of project-wide facts kept beside the results
+        (`torchfix.model.scan_memo.FactMemo`), valid for this torchfix's sources."""
+        from torchfix.model.scan_memo import FactMemo
+
+        return FactMemo(self.folder / "facts.json", _code_fingerprint(),
                         prepare=self._make_folder)
 
     def _make_folder(self) -> None:

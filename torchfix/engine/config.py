@@ -68,6 +68,8 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Config:
+    """The `[tool.torchfix]` settings of one configuration file (the defaults without one)."""
+
     path: Path | None = None  # the pyproject.toml read, if any
     root: Path = field(default_factory=Path.cwd)  # where exclude patterns are anchored
     select: tuple[str, ...] | None = None

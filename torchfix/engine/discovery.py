@@ -49,12 +49,16 @@ def is_generated(data: bytes) -> bool:
 
 @dataclass(frozen=True)
 class SourceFile:
+    """A Python file of the run."""
+
     path: Path  # absolute, symlinks in the folder part resolved
     explicit: bool  # named on the command line rather than found in a folder
 
 
 @dataclass
 class Discovery:
+    """The files a run processes, and the paths it passed over or could not find."""
+
     files: list[SourceFile] = field(default_factory=list)
     notices: list[tuple[Path, str]] = field(default_factory=list)  # passed over, with why
     errors: list[tuple[Path, str]] = field(default_factory=list)  # paths that do not exist
@@ -62,6 +66,8 @@ class Discovery:
 
 @dataclass(frozen=True)
 class _IgnoreFile:
+    """The patterns of one ignore file, anchored at its folder."""
+
     base: Path
     spec: pathspec.GitIgnoreSpec
 

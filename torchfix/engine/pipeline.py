@@ -44,6 +44,8 @@ class RunOptions:
 
 @dataclass
 class RunOutcome:
+    """What one run found: its settings, its files and a result for each."""
+
     settings: EngineSettings
     config: Config
     discovery: Discovery
@@ -143,6 +145,8 @@ def run(
                 project.scan_memo = cache.scan_memo("torch-version-checks")
             if project.memo_factory is None:
                 project.memo_factory = cache.scan_memo
+            if project.fact_memo is None:
+                project.fact_memo = cache.fact_memo()
         files = [found.files[index] for index in indexes]
         for index, result in zip(
             indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True

@@ -52,6 +52,8 @@ class NewFile:
 
 @dataclass(frozen=True)
 class FileResult:
+    """What the engine made of one file: its changes, new text, error or why it was skipped."""
+
     path: Path
     changes: tuple[Change, ...] = ()
     source: bytes | None = None  # the bytes read; kept only when the file changes

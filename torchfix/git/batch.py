@@ -62,6 +62,8 @@ _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|[^/\s:@]+@[^/\s:]+:)")
 
 @dataclass(frozen=True)
 class Target:
+    """One repository of a batch."""
+
     spec: str  # as given
     name: str  # unique among the batch's targets: names the clone and the PR file
     url: str | None  # clone this; None: a local working tree at `spec`
@@ -69,6 +71,8 @@ class Target:
 
 @dataclass(frozen=True)
 class BatchOptions:
+    """How a batch runs each repository: the run, the commits, where and what to push."""
+
     run: RunOptions
     commit: CommitOptions
     workdir: Path = DEFAULT_WORKDIR
@@ -81,6 +85,8 @@ class BatchOptions:
 
 @dataclass
 class RepoOutcome:
+    """What a batch did in one repository."""
+
     name: str
     status: str = "error"  # changed | clean | verify-failed | error
     root: Path | None = None
@@ -115,6 +121,8 @@ class RepoOutcome:
 
 @dataclass(frozen=True)
 class PullRequest:
+    """The pull request a batch proposes for one repository."""
+
     title: str
     body: str
     base: str | None  # the branch it merges into (None: the host's default)

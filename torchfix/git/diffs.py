@@ -80,6 +80,8 @@ class PatchFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Hunk:
+    """One hunk of a unified diff."""
+
     old_start: int  # 1-based; for an empty range, the line before it (as in the header)
     new_start: int
     lines: tuple[bytes, ...]  # each starting with b" ", b"-" or b"+"; line ends kept exactly
@@ -87,6 +89,8 @@ class Hunk:
 
 @dataclass(frozen=True)
 class FilePatch:
+    """The hunks of one file's diff."""
+
     old_path: str
     new_path: str
     hunks: tuple[Hunk, ...]

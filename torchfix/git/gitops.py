@@ -75,6 +75,8 @@ class GitError(Exception):
 
 @dataclass(frozen=True)
 class Identity:
+    """A git author or committer."""
+
     name: str
     email: str
 
@@ -441,6 +443,8 @@ def commit_message(step: Step) -> str:
 
 @dataclass(frozen=True)
 class CodemodCount:
+    """How many changes a codemod made, in how many files."""
+
     codemod: str
     changes: int
     files: int
@@ -464,6 +468,8 @@ def parse_trailers(message: str) -> list[CodemodCount]:
 
 @dataclass(frozen=True)
 class BuiltCommit:
+    """A commit made for one step (a codemod, or all of them squashed)."""
+
     sha: str
     step: Step
     message: str
@@ -564,6 +570,8 @@ class CommitBuilder:
 
 @dataclass
 class PatchResult:
+    """What `apply --patch-dir` wrote, and the files it left out."""
+
     root: Path
     base: str
     files: list[Path] = field(default_factory=list)
@@ -574,6 +582,8 @@ class PatchResult:
 
 @dataclass(frozen=True)
 class PatchPreflight:
+    """What writing patches needs, checked before any work is done."""
+
     repository: Repository
     base: str
     author: Identity
@@ -653,6 +663,8 @@ def _remove_old_patches(out_dir: Path) -> None:
 
 @dataclass(frozen=True)
 class CommitOptions:
+    """How `apply --commit` (and batch) commits: branch, squash, identity, verification."""
+
     branch: str | None = None
     squash: bool = False
     allow_dirty: bool = False
@@ -693,6 +705,8 @@ def preflight(repository: Repository, options: CommitOptions) -> Preflight:
 
 @dataclass
 class CommitResult:
+    """What `apply --commit` did."""
+
     root: Path
     status: str  # committed | nothing | up-to-date | verify-failed
     branch: str | None = None
@@ -859,6 +873,8 @@ def _rewritten(states: Sequence[tuple[Path, bytes | None, bytes]]) -> Iterator[N
 
 @dataclass(frozen=True)
 class PushResult:
+    """What pushing a branch did."""
+
     status: str  # pushed | up-to-date | already-there
     detail: str
 
@@ -918,6 +934,8 @@ def _push_reason(out: bytes, err: str) -> str:
 
 @dataclass(frozen=True)
 class LoggedCommit:
+    """A commit as `git log` shows it."""
+
     sha: str
     message: str
 

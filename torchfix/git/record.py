@@ -418,6 +418,8 @@ def _dumps(document: Mapping[str, Any]) -> bytes:
 
 @dataclass
 class RecordedRun:
+    """A run record read back from its folder."""
+
     folder: Path
     document: dict[str, Any]
     root: Path
@@ -515,6 +517,8 @@ def find_run(record_dir: Path, run: str | None) -> RecordedRun:
 
 @dataclass(frozen=True)
 class Restore:
+    """One file `undo` puts back."""
+
     path: Path
     name: str
     after: bytes  # what the file holds now: what the run wrote
@@ -524,6 +528,8 @@ class Restore:
 
 @dataclass
 class UndoPlan:
+    """What `undo` would restore, and why it may not."""
+
     root: Path  # the project root undo works out itself; every restore lies inside it
     restores: list[Restore] = field(default_factory=list)
     not_written: list[str] = field(default_factory=list)  # planned by a crashed run only

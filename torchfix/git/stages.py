@@ -56,6 +56,8 @@ class Step:
 
 @dataclass(frozen=True)
 class SplitProblem:
+    """A file whose changes cannot be split into one commit per codemod."""
+
     path: Path
     message: str
 

@@ -53,6 +53,8 @@ def stop_all() -> None:
 
 @dataclass(frozen=True)
 class VerifySpec:
+    """The `--verify` command and how to run it."""
+
     command: str
     shell: bool = False
     timeout: float = DEFAULT_TIMEOUT_SECONDS
@@ -71,6 +73,8 @@ class VerifySpec:
 
 @dataclass(frozen=True)
 class VerifyRun:
+    """How one run of the `--verify` command ended."""
+
     returncode: int | None  # None when it timed out
     seconds: float
     tail: str  # the last lines of its combined stdout and stderr

@@ -374,6 +374,8 @@ class Reached:
 
 @dataclass
 class _Module:
+    """A module the reach walk has read: its model and its functions by name."""
+
     model: SemanticModel
     definitions: dict[tuple[str, ...], ast.FunctionDef | ast.AsyncFunctionDef]
 

@@ -26,6 +26,8 @@ class ParameterKind(enum.Enum):
 
 @dataclass(frozen=True)
 class Parameter:
+    """One parameter of a project function."""
+
     name: str
     kind: ParameterKind
     has_default: bool = False
@@ -91,6 +93,8 @@ class Signature:
 
 @dataclass(frozen=True)
 class ClassFacts:
+    """What a project class defines: its bases, methods and attributes."""
+
     qualified_name: str
     # The qualified name of each base; None where a base is not a plain name (`Base[T]`
     # keeps its subscripted name, `make_base()` is None).
@@ -104,6 +108,8 @@ class ClassFacts:
 
 @dataclass(frozen=True)
 class ModuleFacts:
+    """What a project module defines, with the digest of the file it was read from."""
+
     name: str
     path: str
     digest: str  # of the file's bytes: the facts are valid while it stays the same

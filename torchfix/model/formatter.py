@@ -32,6 +32,8 @@ from torchfix.model.line_length import _toml, find_line_length
 
 @dataclass(frozen=True)
 class FormatterSettings:
+    """How the project's formatter and linters want code written."""
+
     line_length: int | None = None
     quote: str | None = None  # '"' or "'" when the configuration fixes one
     select: tuple[str, ...] = ()

@@ -32,6 +32,8 @@ _SINGLE_LINE_PROFILES = frozenset({"google", "open_stack"})
 
 @dataclass(frozen=True)
 class ImportSettings:
+    """How the project's import sorter orders imports."""
+
     force_sort_within_sections: bool = False
     force_single_line: bool = False
     known_first_party: tuple[str, ...] = ()

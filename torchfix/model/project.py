@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
     from torchfix.model.formatter import FormatterSettings
     from torchfix.model.import_settings import ImportSettings
-    from torchfix.model.scan_memo import ScanMemo
+    from torchfix.model.scan_memo import FactMemo, ScanMemo
     from torchfix.model.torch_floor import TorchFloor
 
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
@@ -41,6 +41,8 @@ _DISTRIBUTION_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
 
 @dataclass(frozen=True)
 class ModuleName:
+    """The module name of a file, and the folder it is relative to."""
+
     name: str  # "pkg.sub.mod"; for a file outside any package: its stem
     is_package: bool  # an `__init__.py`
     source_root: Path  # the folder `name` is relative to
@@ -76,6 +78,11 @@ class Project:
     # Imports the codemod of that name (the engine's registry): confirming a derived fact
     # of a codemod this process has not imported registers it. None: such facts miss.
     codemod_loader: Callable[[str], object] | None = None
+    # Where the digests of project-wide facts are remembered between runs, for as long as
+    # no file of the project changes (in the result cache's folder); None: worked out
+    # again on every run.
+    fact_memo: FactMemo | None = None
+    _fact_memo_context: tuple[Any, ...] | None = field(default=None, repr=False)
     _memos: dict[str, ScanMemo] = field(default_factory=dict, repr=False)
     _source_roots: list[Path] = field(default_factory=list)
     _modules: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
@@ -464,8 +471,45 @@ class Project:
         a key this version does not know (the result is then recomputed). Remembered for
         the rest of the run (`refresh()` forgets)."""
         if key not in self._digests:
-            self._digests[key] = self._digest_now(key)
+            digest = self._remembered(key)
+            if digest is None:
+                digest = self._digest_now(key)
+                if digest is not None and self.fact_memo is not None and self._memoized(key):
+                    self.fact_memo.put(key, digest)
+            self._digests[key] = digest
         return self._digests[key]
+
+    def _memoized(self, key: str) -> bool:
+        """Whether the fact memo may answer for `key`: a project-wide fact (a module's
+        digest is one file's, as cheap to read again as to look up)."""
+        return self.fact_memo is not None and key.startswith(("project:", "derived:"))
+
+    def _remembered(self, key: str) -> str | None:
+        """The digest the fact memo holds for `key` in the project's present state.
+
+        The project's files are stamped once per run, when a cached result first asks to
+        confirm a project fact, before any fact is worked out from them: what is
+        remembered then is never newer than the stamp. (A run that confirms no fact, one
+        that processes the files it checks, never walks the project for it.)
+
+        The memo is valid for the files below the root as they are now, with the run's
+        `min-torch` and the folders modules are found in (derived facts resolve names
+        through them); a source root outside the project root, whose files the stamp does
+        not cover, keeps the memo shut."""
+        if self.fact_memo is None or not self._memoized(key):
+            return None
+        context = (self.configured_min_torch, tuple(self._source_roots))
+        if context != self._fact_memo_context:
+            self._open_fact_memo(self.fact_memo, context)
+        return self.fact_memo.get(key)
+
+    def _open_fact_memo(self, memo: FactMemo, context: tuple[Any, ...]) -> None:
+        from torchfix.model.scan_memo import tree_stamp
+
+        self._fact_memo_context = context
+        inside = all(folder.is_relative_to(self.root) for folder in self._source_roots)
+        tree = tree_stamp(self.root) if inside else None
+        memo.open(None if tree is None else _sha256(repr((tree, *context)).encode()))
 
     def refresh(self) -> None:
         """Forget everything read: files may have changed (a long-running server)."""
@@ -481,6 +525,7 @@ class Project:
         self._imports = None
         self._has_tests = None
         self._derived.clear()
+        self._fact_memo_context = None
 
     def _digest_now(self, key: str) -> str | None:
         saved = dict(self.facts_read)

@@ -90,3 +90,96 @@ class ScanMemo:
                     if isinstance(value, list) and len(value) == 3
                 }
         return self._files
+
+
+# A file modified this close to the moment its folder was looked at may be modified again
+# within the same tick of the file system's clock, keeping its size and modification time
+# (git's "racily clean" entries): a stamp holding such a file is never trusted.
+_RACY_NS = 2_000_000_000
+
+
+def tree_stamp(root: Path) -> str | None:
+    """What every file below `root` is now, as one digest: each file's path, size and
+    modification time (hidden folders, where no project fact is read, and `__pycache__`
+    aside). None when a file changed too recently for its modification time to tell a
+    later change apart, or the tree cannot be walked."""
+    import hashlib
+    import time
+
+    digest = hashlib.sha256()
+    now = time.time_ns()
+    try:
+        for folder, subfolders, files in os.walk(root, onerror=_raise):
+            subfolders[:] = sorted(name for name in subfolders
+                                   if not name.startswith(".") and name != "__pycache__")
+            digest.update(os.fsencode(os.path.relpath(folder, root)) + b"\0")
+            for name in sorted(files):
+                status = os.stat(os.path.join(folder, name))
+                if status.st_mtime_ns > now - _RACY_NS:
+                    return None
+                digest.update(f"{name}\0{status.st_size}\0{status.st_mtime_ns}\0".encode())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _raise(error: OSError) -> None:
+    raise error
+
+
+class FactMemo:
+    """The digests of project-wide facts (`Project.current_digest`), remembered between runs
+    for one state of the project's files (`tree_stamp`) and of torchfix's sources.
+
+    A warm `check` confirms the project facts its cached results read by working each of
+    them out again: the formatter's settings, the tests expecting an `AssertionError`, the
+    count of modules a codemod rewrites in a package, ... together more than the rest of a
+    warm run of a small project, and all of it imports modules nothing else in that run
+    needs. While no file of the project changed (none added, removed, resized or touched),
+    none of those facts can have changed, and their digests are read back from here.
+    """
+
+    def __init__(self, path: Path, code: str, prepare: Callable[[], None] | None = None
+                 ) -> None:
+        self.path = path
+        self.code = code
+        self.prepare = prepare
+        self._stamp: str | None = None
+        self._digests: dict[str, str] = {}
+
+    def open(self, stamp: str | None) -> None:
+        """Use the digests remembered for `stamp` (None: the project cannot be stamped; none
+        are remembered or kept)."""
+        self._stamp, self._digests = stamp, {}
+        if stamp is None:
+            return
+        try:
+            document = json.loads(self.path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return
+        if (isinstance(document, dict) and document.get("code") == self.code
+                and document.get("stamp") == stamp and isinstance(document.get("facts"), dict)):
+            self._digests = {key: value for key, value in document["facts"].items()
+                             if isinstance(key, str) and isinstance(value, str)}
+
+    def get(self, key: str) -> str | None:
+        return self._digests.get(key)
+
+    def put(self, key: str, digest: str) -> None:
+        """Remember a digest just worked out (written at once: a handful per run)."""
+        if self._stamp is None or self._digests.get(key) == digest:
+            return
+        self._digests[key] = digest
+        with contextlib.suppress(OSError):
+            if self.prepare is not None:
+                self.prepare()
+            handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".", suffix=".tmp")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    json.dump({"code": self.code, "stamp": self._stamp,
+                               "facts": self._digests}, out)
+                os.replace(temp, self.path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise

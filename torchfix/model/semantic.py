@@ -81,6 +81,8 @@ class Binding:
 
 @dataclass(eq=False)
 class Scope:
+    """One scope of a module (the module, a class, a function) and its bindings."""
+
     kind: ScopeKind
     node: ast.AST
     parent: Scope | None = field(repr=False)

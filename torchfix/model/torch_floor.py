@@ -56,6 +56,8 @@ _README_FLOOR = re.compile(
 
 @dataclass(frozen=True)
 class TorchFloor:
+    """The oldest torch a project declares it supports, and where it says so."""
+
     version: Version
     source: str  # the file (relative to the project root) that declared it, or the check
 

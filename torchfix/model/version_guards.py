@@ -83,6 +83,8 @@ _FLIPPED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
 
 @dataclass(frozen=True)
 class Guard:
+    """A torch version check in the project's code, and the floor it shows."""
+
     version: Version  # the oldest torch this check shows the code still runs on
     path: str  # relative to the project root
     line: int

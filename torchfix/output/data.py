@@ -73,6 +73,8 @@ class ToolWarning:
 
 @dataclass
 class Report:
+    """Everything one run shows: findings, errors, warnings and the summary."""
+
     command: str  # "check" or "apply"
     root: Path  # the project root: CI formats name files relative to it
     findings: list[Finding] = field(default_factory=list)
@@ -133,6 +135,8 @@ def build_report(
 
 @dataclass(frozen=True)
 class Statistic:
+    """How many findings of one codemod and safety a run has (`--statistics`)."""
+
     codemod: str
     safety: str
     fails: bool

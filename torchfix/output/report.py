@@ -92,6 +92,8 @@ class RecordNote:
 
 @dataclass
 class Summary:
+    """The counts of the closing summary."""
+
     files: int = 0
     parsed: int = 0
     changed: int = 0

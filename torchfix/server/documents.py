@@ -30,6 +30,8 @@ class Checked:
 
 @dataclass(frozen=True)
 class _Settings:
+    """What the server decides a document with: its configuration, settings and project."""
+
     config: Config
     settings: EngineSettings  # for `check` (no new text)
     project: Project

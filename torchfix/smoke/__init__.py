@@ -39,6 +39,8 @@ class ScenarioSkipped(Exception):
 
 @dataclass(frozen=True)
 class Scenario:
+    """A smoke test of a codemod: a run of real torch code in a folder of its own."""
+
     codemod: str
     name: str
     run: Callable[[Path], None]  # gets an empty folder of its own to work in
