@@ -386,3 +386,28 @@ def test_the_raises_convention_is_confirmed_on_warm_runs(tmp_path, cli, monkeypa
     (tmp_path / "pkg" / "ops.py").write_text(documented.replace("Raises:", "Notes:"))
     changed = cli("check", "--show-all", ".")
     assert "pkg/check.py" in changed.stdout and "docstrings document" not in changed.stdout
+
+
+def test_a_component_is_confirmed_on_warm_runs_and_follows_its_callers(tmp_path, cli):
+    # Whether a class is an inner component is read from the package's other modules: a
+    # warm run prints the same, and exporting the class from the package's __init__ makes
+    # its check an input check again.
+    package = tmp_path / "kit"
+    package.mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_kit.py").write_text("def test_kit():\n    pass\n")
+    (package / "__init__.py").write_text("from kit.model import Model\n")
+    (package / "block.py").write_text(
+        "class Block:\n    def forward(self, x, context=None):\n"
+        "        assert context is None or self.cross, 'context needs cross'\n"
+        "        return x\n")
+    (package / "model.py").write_text(
+        "from kit.block import Block\n\n\nclass Model:\n    def __init__(self):\n"
+        "        self.block = Block()\n")
+    cold = cli("check", "--show-all", ".")
+    assert "kit/block.py" not in cold.stdout
+    assert (tmp_path / ".torchfix_cache" / "scan-assert-to-raise-instantiations.json").is_file()
+    assert cli("check", "--show-all", ".").stdout == cold.stdout
+    (package / "__init__.py").write_text(
+        "from kit.block import Block\nfrom kit.model import Model\n")
+    assert "kit/block.py:3:9" in cli("check", "--show-all", ".").stdout

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, Sema
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
+from .components import COMPONENT
 from .raises_doc import (
     GENERIC_DESCRIPTION,
     docstring_style,
@@ -298,7 +300,13 @@ class AssertToRaise(Codemod):
     elsewhere (`"checked on match()"`, `"already validated"`, `"guaranteed by the
     sampler"`; not `"must be checked"`) or a `"sanity check"`; checks of a parameter
     that an earlier `if ...: raise` of the function already validates; and `assert x is
-    not None` after a statement that always runs before it used `x` (`x.shape[1]`).
+    not None` after a statement that always runs before it used `x` (`x.shape[1]`); and
+    in a class that is an inner component of the package (`components.component`: built
+    by the package's own classes or functions, without forwarding `*args`/`**kwargs`,
+    and not exported by an `__init__.py` above it), the checks of any method but the
+    constructor that read no data of a parameter (`exists(context) ^ self.cross_attend`,
+    not `x.ndim == 3`) and constructor checks of parameters every call in the package
+    passes a literal or leaves to its default (`MV2Block(..., 1, ...)`).
     With `invariants = "unsafe"` they are offered as **unsafe** fixes instead, each with its reason.
 
     The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
@@ -800,9 +808,12 @@ class _Decider:
             owner = f"{function.owner.name}." if function.owner is not None else ""
             yield f"{owner}{function.name}() is private: its checks are internal invariants", True
         message = self._message_text(node.msg)
+        inputs, defaulted, computed = self._names_read(node, function)
+        wiring = self._wiring(node, function, inputs | defaulted)
+        if wiring:
+            yield wiring, True
         if message and INVARIANT_MESSAGE.search(message):
             yield "its message calls it an internal invariant, not a check of input", True
-        inputs, defaulted, computed = self._names_read(node, function)
         if computed:
             names = ", ".join(f"`{name}`" for name in sorted(computed))
             yield f"reads {names}, computed in the function: an internal invariant", True
@@ -841,6 +852,36 @@ class _Decider:
         if project.is_distribution() and not project.has_tests():
             yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
                    "expect AssertionError cannot be checked"), False
+
+    def _wiring(self, node: ast.Assert, function: _Function, read: set[str]) -> str | None:
+        """Why the assert checks the package's own wiring, where its method's class is an
+        inner component of the package (`components.component`: built by the package,
+        not exported): in any method but the constructor, a check that reads no data of
+        its parameters (`assert not (exists(context) ^ self.cross_attend)`: what its
+        model hands it), and a constructor check of parameters every call in the package
+        passes a literal (`MV2Block(..., 1, ...)`). None elsewhere: a check of a tensor's
+        shape (`x.ndim`, `len(x)`, `x[0]`) may check the user's input the model passed on,
+        and a constructor check of what a builder passes on from its own caller checks
+        that caller's argument."""
+        path = self.model.function_path(function.node)
+        module = self.file.module
+        if function.owner is None or len(path) != 1 or "." not in module.name:
+            return None
+        project = self.file.project
+        found = project.derived(COMPONENT, f"{module.name}.{path[0]}")
+        if not found:
+            return None
+        facts = json.loads(found)
+        owner = (f"{path[0]} is an inner component of the package, built by {facts['by']} "
+                 "and not exported by its __init__.py")
+        if function.name not in CONSTRUCTION_METHODS:
+            if _reads_data(node.test, read):
+                return None
+            return f"{owner}: a check of what its model hands it, not of input"
+        if function.name == "__init__" and read and read <= set(facts["literal"]):
+            names = ", ".join(f"`{name}`" for name in sorted(read))
+            return f"{owner}: every call in the package passes {names} a literal"
+        return None
 
     def _used_before(self, name: str, node: ast.Assert, function: _Function) -> bool:
         """Whether a statement that always runs before the assert (an earlier simple
@@ -1157,6 +1198,19 @@ _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Re
 # Subexpressions that may not run: `x.a if x is not None else 0`, `x and x.a`, lambdas.
 _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                 ast.GeneratorExp)
+
+
+def _reads_data(test: ast.expr, names: set[str]) -> bool:
+    """Whether the condition reads into one of `names`: an attribute (`x.shape`), an
+    item (`x[0]`) or its length (`len(x)`)."""
+    for node in ast.walk(test):
+        inner = (node.value if isinstance(node, ast.Attribute | ast.Subscript)
+                 else node.args[0] if isinstance(node, ast.Call) and isinstance(
+                     node.func, ast.Name) and node.func.id == "len" and node.args
+                 else None)
+        if isinstance(inner, ast.Name) and inner.id in names:
+            return True
+    return False
 
 
 def _dereferences(statement: ast.AST, name: str) -> bool:
