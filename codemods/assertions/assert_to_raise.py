@@ -304,9 +304,10 @@ class AssertToRaise(Codemod):
     in a class that is an inner component of the package (`components.component`: built
     by the package's own classes or functions, without forwarding `*args`/`**kwargs`,
     and not exported by an `__init__.py` above it), the checks of any method but the
-    constructor that read no data of a parameter (`exists(context) ^ self.cross_attend`,
-    not `x.ndim == 3`) and constructor checks of parameters every call in the package
-    passes a literal or leaves to its default (`MV2Block(..., 1, ...)`).
+    constructor that only ask whether a parameter was passed (`exists(context) ^
+    self.cross_attend`, `x is None`; not `x.ndim == 3`) and constructor checks of
+    parameters every call in the package passes a literal or leaves to its default
+    (`MV2Block(..., 1, ...)`).
     With `invariants = "unsafe"` they are offered as **unsafe** fixes instead, each with its reason.
 
     The fix is **unsafe** (applied with `--unsafe-fixes`) for the input checks it is not
@@ -856,13 +857,14 @@ class _Decider:
     def _wiring(self, node: ast.Assert, function: _Function, read: set[str]) -> str | None:
         """Why the assert checks the package's own wiring, where its method's class is an
         inner component of the package (`components.component`: built by the package,
-        not exported): in any method but the constructor, a check that reads no data of
-        its parameters (`assert not (exists(context) ^ self.cross_attend)`: what its
-        model hands it), and a constructor check of parameters every call in the package
-        passes a literal (`MV2Block(..., 1, ...)`). None elsewhere: a check of a tensor's
-        shape (`x.ndim`, `len(x)`, `x[0]`) may check the user's input the model passed on,
-        and a constructor check of what a builder passes on from its own caller checks
-        that caller's argument."""
+        not exported): in any method but the constructor, a check of whether its
+        parameters were passed at all (`assert not (exists(context) ^
+        self.cross_attend)`: what its model hands it), and a constructor check of
+        parameters every call in the package passes a literal (`MV2Block(..., 1, ...)`).
+        None elsewhere: a check of a parameter's value or shape (`x.ndim == 3`,
+        `language in self.config.languages`) may check the user's input the model passed
+        on, and a constructor check of what a builder passes on from its own caller
+        checks that caller's argument."""
         path = self.model.function_path(function.node)
         module = self.file.module
         if function.owner is None or len(path) != 1 or "." not in module.name:
@@ -875,7 +877,7 @@ class _Decider:
         owner = (f"{path[0]} is an inner component of the package, built by {facts['by']} "
                  "and not exported by its __init__.py")
         if function.name not in CONSTRUCTION_METHODS:
-            if _reads_data(node.test, read):
+            if not _presence_only(node.test, read, function.node):
                 return None
             return f"{owner}: a check of what its model hands it, not of input"
         if function.name == "__init__" and read and read <= set(facts["literal"]):
@@ -1200,17 +1202,47 @@ _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, as
                 ast.GeneratorExp)
 
 
-def _reads_data(test: ast.expr, names: set[str]) -> bool:
-    """Whether the condition reads into one of `names`: an attribute (`x.shape`), an
-    item (`x[0]`) or its length (`len(x)`)."""
+def _presence_only(test: ast.expr, names: set[str],
+                   function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the condition reads `names` only to ask whether they were passed: `x is
+    None`, `x is not None`, `exists(x)` (and the like), or, for a parameter that
+    defaults to None, `x` as a truth value (`assert maximize` on a flag that defaults to
+    True checks its value)."""
+    parents = {child: node for node in ast.walk(test) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(test):
-        inner = (node.value if isinstance(node, ast.Attribute | ast.Subscript)
-                 else node.args[0] if isinstance(node, ast.Call) and isinstance(
-                     node.func, ast.Name) and node.func.id == "len" and node.args
-                 else None)
-        if isinstance(inner, ast.Name) and inner.id in names:
-            return True
-    return False
+        if not (isinstance(node, ast.Name) and node.id in names):
+            continue
+        parent = parents.get(node)
+        if (parent is None or isinstance(parent, ast.BoolOp) or (
+                isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not))):
+            if _defaults_to_none(function, node.id):
+                continue
+            return False
+        if (isinstance(parent, ast.Compare) and len(parent.ops) == 1
+                and isinstance(parent.ops[0], ast.Is | ast.IsNot)
+                and any(isinstance(side, ast.Constant) and side.value is None
+                        for side in (parent.left, *parent.comparators))):
+            continue
+        if (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                and parent.func.id in _PRESENCE_FUNCTIONS and parent.args == [node]):
+            continue
+        return False
+    return True
+
+
+def _defaults_to_none(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[ast.expr | None] = [
+        *([None] * (len(positional) - len(arguments.defaults))), *arguments.defaults]
+    pairs = [*zip(positional, defaults, strict=True),
+             *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+    return any(argument.arg == name and isinstance(default, ast.Constant)
+               and default.value is None for argument, default in pairs)
+
+
+# Helpers that ask whether a value was passed (lucidrains' `exists(v)`: `v is not None`).
+_PRESENCE_FUNCTIONS = frozenset({"exists", "is_none", "is_not_none", "bool"})
 
 
 def _dereferences(statement: ast.AST, name: str) -> bool:

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 INSTANTIATIONS = "assert-to-raise/instantiations"  # name: the top-level package
 COMPONENT = "assert-to-raise/component"  # name: the class's qualified name
 _SKIPPED_FOLDERS = ("build", "dist", "site-packages", "node_modules", "venv")
+# Subpackages whose code uses the package as its users do: what they build is no component.
+_USER_CODE = frozenset({"examples", "example", "demos", "demo", "recipes", "scripts",
+                        "notebooks", "benchmarks", "tutorials"})
 
 
 def component(project: Project, qualified: str) -> str:
@@ -41,11 +44,15 @@ def component(project: Project, qualified: str) -> str:
     package passes a literal or leaves to its default}; "" where it is none. A component
     is defined in a module of a package (not in an `__init__.py`), is not bound by an
     `__init__.py` of the packages above its module (imported there, listed in `__all__`,
-    star-imported with its module), and is called (or handed to `functools.partial`)
-    inside a class or function of the package's modules other than itself (tests and
-    module-level code, a `__main__` demo, aside), never with arguments forwarded
-    wholesale (`Cls(*args, **kwargs)`: a class built from its caller's own arguments is
-    that caller's public face)."""
+    star-imported with its module) while one of them binds some class of the package
+    (where none does, as in demucs, the package does not say which classes are public:
+    its models are imported from their modules), and is called (or handed to `functools.partial`)
+    inside a class or function of the package's modules other than itself (tests,
+    module-level code such as a `__main__` demo, scripts beside the package's modules,
+    and its `examples`/`demos`/`recipes`/`scripts` subpackages aside), never with
+    arguments forwarded wholesale (`Cls(*args, **kwargs)`, or `partial(Cls, ...)` called
+    later with what the model cannot see: a class built from its caller's own arguments
+    is that caller's public face)."""
     module, _, local = qualified.rpartition(".")
     top = qualified.split(".", 1)[0]
     if not module or module == top:
@@ -53,7 +60,8 @@ def component(project: Project, qualified: str) -> str:
     facts = project.module(module)
     if facts is None or facts.path.endswith("__init__.py") or local not in facts.classes:
         return ""
-    if _exported(project, module, qualified):
+    exported, declares = _exports(project, module, qualified)
+    if exported or not declares:
         return ""
     calls = json.loads(project.derived(INSTANTIATIONS, top) or "{}")
     mine = [call for callee, found in calls.items()
@@ -82,21 +90,30 @@ def _literal_or_default(call: dict[str, Any], index: int, parameter: Parameter) 
     return parameter.has_default
 
 
-def _exported(project: Project, module: str, qualified: str) -> bool:
-    """Whether an `__init__.py` of a package above `module` binds the class."""
+def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]:
+    """(whether an `__init__.py` of a package above `module` binds the class, whether any
+    of them binds a class of the package at all: declares which classes are public)."""
+    top = module.split(".", 1)[0]
     parts = module.split(".")
+    declares = False
     for length in range(1, len(parts)):
         package = ".".join(parts[:length])
         facts = project.module(package)
         if facts is None:
             continue
-        if any(target == qualified or project.canonical(target) == qualified
-               for target in facts.names.values()):
-            return True
-        if any(star == module or project.canonical(f"{star}.{qualified.rsplit('.', 1)[1]}")
-               == qualified for star in facts.star_imports):
-            return True
-    return False
+        declares = declares or bool(facts.classes)
+        for target in facts.names.values():
+            if target == qualified or project.canonical(target) == qualified:
+                return True, True
+            declares = declares or (target.startswith(top + ".")
+                                    and project.class_facts(target) is not None)
+        for star in facts.star_imports:
+            if star == module or project.canonical(
+                    f"{star}.{qualified.rsplit('.', 1)[1]}") == qualified:
+                return True, True
+            starred = project.module(star)
+            declares = declares or (starred is not None and bool(starred.classes))
+    return False, declares
 
 
 def instantiations(project: Project, top: str) -> str:
@@ -144,6 +161,9 @@ def _calls(path: Path, top: str) -> list[list[Any]]:
     from torchfix.model.semantic import NOT_LITERAL, SemanticModel
 
     name = module_name_for(path)
+    if not name.name.startswith(top + ".") or any(
+            part in _USER_CODE for part in name.name.split(".")):
+        return []  # not a module of the package (a script beside it), or a demo
     model = SemanticModel(tree, name.name, name.is_package)
     found: list[list[Any]] = []
     for node in ast.walk(tree):

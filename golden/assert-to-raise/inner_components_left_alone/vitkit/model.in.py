@@ -23,6 +23,14 @@ class Block(nn.Module):
         assert x.ndim == 3, "expected (batch, tokens, dim)"
         return x
 
+    def merge(self, x, keep=True):
+        assert keep, "a flag's value, not whether it was passed"
+        return x
+
+    def select(self, language):
+        assert language in self.languages, "a value the user may have passed on"
+        return language
+
 
 class Attention(nn.Module):
     """A building block whose `heads` comes from the model's own caller."""

@@ -25,6 +25,16 @@ class Block(nn.Module):
             raise ValueError("expected (batch, tokens, dim)")
         return x
 
+    def merge(self, x, keep=True):
+        if not keep:
+            raise ValueError("a flag's value, not whether it was passed")
+        return x
+
+    def select(self, language):
+        if language not in self.languages:
+            raise ValueError("a value the user may have passed on")
+        return language
+
 
 class Attention(nn.Module):
     """A building block whose `heads` comes from the model's own caller."""
