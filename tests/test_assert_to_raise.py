@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -320,3 +321,93 @@ def test_builtins_stay_builtins_under_star_imports(tmp_path, monkeypatch):
 )
 def test_invariant_messages(message, invariant):
     assert bool(INVARIANT_MESSAGE.search(message)) is invariant
+
+
+def _documented(raises: bool, body: str = 'raise ValueError("bad")') -> str:
+    section = "\n    Raises:\n        ValueError: if bad.\n" if raises else ""
+    return (f'    """Do.\n\n    Args:\n        x: the input.\n{section}    """\n'
+            f"    if not x:\n        {body}\n")
+
+
+@pytest.mark.parametrize(("documented", "undocumented", "follows"), [
+    (5, 0, True),  # the fewest that make a convention
+    (4, 0, False),  # too few to tell
+    (6, 2, True),  # three in four
+    (5, 2, False),  # short of three in four
+    (0, 0, False),
+])
+def test_the_raises_convention_needs_most_functions_and_enough_of_them(
+        tmp_path, documented, undocumented, follows):
+    from codemods.assertions.assert_to_raise import RAISES_DOCUMENTED
+    from torchfix.model.project import Project
+
+    functions = [(index, True) for index in range(documented)] + [
+        (documented + index, False) for index in range(undocumented)]
+    text = "".join(f"def f{index}(x):\n{_documented(raises)}\n\n" for index, raises in functions)
+    # Neither a test file, nor a NotImplementedError stub, nor a bare re-raise counts.
+    text += f"def stub(x):\n{_documented(False, 'raise NotImplementedError')}\n\n"
+    text += f"def again(x):\n{_documented(False, 'raise')}\n"
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "ops.py").write_text(text)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_ops.py").write_text(
+        "".join(f"def t{index}(x):\n{_documented(False)}\n\n" for index in range(20)))
+    found = Project(tmp_path).derived(RAISES_DOCUMENTED, str(tmp_path))
+    assert bool(found) is follows
+
+
+def test_the_raises_convention_is_confirmed_on_warm_runs(tmp_path, cli, monkeypatch):
+    # The convention is read from other modules; a warm run confirms it from the scan memo
+    # without deciding the file again, and a module that stops documenting its raises
+    # changes it: the docstring that cannot take the entry no longer makes the fix unsafe.
+    from torchfix.engine import process as engine
+
+    decided: list[Path] = []
+    original = engine.process_source
+
+    def counting(data, path, settings, project=None):
+        decided.append(path)
+        return original(data, path, settings, project)
+
+    monkeypatch.setattr(engine, "process_source", counting)
+    (tmp_path / "pkg").mkdir()
+    documented = "".join(f"def f{index}(x):\n{_documented(True)}\n\n" for index in range(5))
+    (tmp_path / "pkg" / "ops.py").write_text(documented)
+    (tmp_path / "pkg" / "check.py").write_text(
+        'def clip(x):\n    """Clip.\n\n    Args:\n        x: the input."""\n'
+        "    assert x > 0\n    return x\n")
+    cold = cli("check", "--show-all", ".")
+    assert "the project's docstrings document what its functions raise" in cold.stdout
+    memo = tmp_path / ".torchfix_cache" / "scan-assert-to-raise-raises-documented.json"
+    assert memo.is_file()
+    count = len(decided)
+    warm = cli("check", "--show-all", ".")
+    assert (warm.stdout, len(decided)) == (cold.stdout, count)
+    (tmp_path / "pkg" / "ops.py").write_text(documented.replace("Raises:", "Notes:"))
+    changed = cli("check", "--show-all", ".")
+    assert "pkg/check.py" in changed.stdout and "docstrings document" not in changed.stdout
+
+
+def test_a_component_is_confirmed_on_warm_runs_and_follows_its_callers(tmp_path, cli):
+    # Whether a class is an inner component is read from the package's other modules: a
+    # warm run prints the same, and exporting the class from the package's __init__ makes
+    # its check an input check again.
+    package = tmp_path / "kit"
+    package.mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_kit.py").write_text("def test_kit():\n    pass\n")
+    (package / "__init__.py").write_text("from kit.model import Model\n")
+    (package / "block.py").write_text(
+        "class Block:\n    def forward(self, x, context=None):\n"
+        "        assert context is None or self.cross, 'context needs cross'\n"
+        "        return x\n")
+    (package / "model.py").write_text(
+        "from kit.block import Block\n\n\nclass Model:\n    def __init__(self):\n"
+        "        self.block = Block()\n")
+    cold = cli("check", "--show-all", ".")
+    assert "kit/block.py" not in cold.stdout
+    assert (tmp_path / ".torchfix_cache" / "scan-assert-to-raise-instantiations.json").is_file()
+    assert cli("check", "--show-all", ".").stdout == cold.stdout
+    (package / "__init__.py").write_text(
+        "from kit.block import Block\nfrom kit.model import Model\n")
+    assert "kit/block.py:3:9" in cli("check", "--show-all", ".").stdout

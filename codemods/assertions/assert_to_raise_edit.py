@@ -35,6 +35,8 @@ class AssertToRaiseEditor(Editor):
 
     # The Raises entries of the asserts rewritten in each enclosing function, innermost last
     _raises: list[list[tuple[str, str]]] = []
+    # The line length a Raises entry's description is wrapped to (the layout's)
+    _raises_width: int | None = None
 
     def visit_Module(self, node: cst.Module) -> None:
         self._quote = file_quote(self.file.text)
@@ -46,6 +48,7 @@ class AssertToRaiseEditor(Editor):
         entry = finding.data.layout.raises_doc if isinstance(finding.data, Decision) else None
         if entry is not None and self._raises:
             self._raises[-1].append(entry)
+            self._raises_width = finding.data.layout.line_length
 
     # -- the docstring's Raises section (DAR401, DOC501) ----------------------------------
 
@@ -65,7 +68,7 @@ class AssertToRaiseEditor(Editor):
                 and isinstance(first.body[0].value, cst.SimpleString)):
             return updated_node
         docstring = first.body[0].value
-        text = with_raises(docstring.value, entries)
+        text = with_raises(docstring.value, entries, self._raises_width)
         if text is None or text == docstring.value:
             return updated_node
         expression = first.body[0].with_changes(value=docstring.with_changes(value=text))

@@ -9,7 +9,10 @@ libcst, and the editor makes exactly that edit on the docstring's node.
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
+from pathlib import Path
 
 # A Google section header on a line of its own: `Args:`, `Returns:`, ...
 _GOOGLE_HEADER = re.compile(
@@ -56,13 +59,72 @@ def documents(text: str, exception: str) -> bool:
     return any(name.match(line) for line in lines[start:end])
 
 
-def with_raises(literal: str, entries: list[tuple[str, str]]) -> str | None:
+def has_raises_section(text: str) -> bool:
+    """Whether the docstring documents any exception: a `Raises` section (Google, NumPy)
+    or a `:raises` field (Sphinx)."""
+    style = docstring_style(text)
+    if style == "sphinx":
+        return any(re.match(r"^[ \t]*:(?:raises?|except|exception)\b", line)
+                   for line in text.split("\n"))
+    return style is not None and _section(text.split("\n"), style, "Raises") is not None
+
+
+def raise_documentation(path: Path) -> list[int]:
+    """[documenting, raising] for the module at `path`: of its functions whose docstring
+    has sections and whose own body raises an exception (a bare re-raise and
+    `NotImplementedError`, an abstract method's stub, aside), how many document what they
+    raise (`has_raises_section`). One file's part of `Project.derived`'s
+    "assert-to-raise/raises-documented"."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return [0, 0]
+    if b"raise " not in data:
+        return [0, 0]
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return [0, 0]
+    documenting = raising = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        text = ast.get_docstring(node, clean=False)
+        if not text or docstring_style(text) is None or not _raises(node):
+            continue
+        raising += 1
+        documenting += has_raises_section(text)
+    return [documenting, raising]
+
+
+def _raises(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function's own body (nested definitions aside) raises an exception
+    other than NotImplementedError."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                      | ast.Lambda):
+            continue
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            name = raised.attr if isinstance(raised, ast.Attribute) else getattr(
+                raised, "id", None)
+            if name != "NotImplementedError":
+                return True
+        pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def with_raises(literal: str, entries: list[tuple[str, str]],
+                line_length: int | None = None) -> str | None:
     """The docstring literal `literal` with `entries` ((exception, description)) added
     to its `Raises` section (made at its end where it has none), in its own style and
-    indentation, one entry an exception; those it documents already are skipped. None
-    where that cannot be done safely: not a plain triple-quoted string, no sections,
-    the closing quotes not on a line of their own, or a description that would need
-    escaping."""
+    indentation, one entry an exception, its description wrapped onto lines indented
+    one level deeper where it would pass `line_length`; those it documents already are
+    skipped. None where that cannot be done safely: not a plain triple-quoted string,
+    no sections, the closing quotes not on a line of their own, or a description that
+    would need escaping."""
     prefix = literal[:len(literal) - len(literal.lstrip("rRuU"))]
     quote = literal[len(prefix):len(prefix) + 3]
     if prefix.lower() not in ("", "r", "u") or quote not in ('"""', "'''") or not (
@@ -88,7 +150,8 @@ def with_raises(literal: str, entries: list[tuple[str, str]]) -> str | None:
     if style == "sphinx":
         fields = [index for index, line in enumerate(lines) if _SPHINX_FIELD.match(line)]
         indent = _indent(lines[fields[-1]])
-        added = [f"{indent}:raises {name}: {description}" for name, description in new]
+        added = [text for name, description in new for text in _wrapped(
+            f"{indent}:raises {name}: ", description, f"{indent}    ", line_length)]
         return _joined(prefix, quote, lines, last + 1, added)
     headers = [index for index, line in enumerate(lines)
                if (_GOOGLE_HEADER if style == "google" else _NUMPY_HEADER).match(line)]
@@ -99,22 +162,39 @@ def with_raises(literal: str, entries: list[tuple[str, str]]) -> str | None:
         header = start - (1 if style == "google" else 2)
         items = [line for line in lines[start:end] if line.strip()]
         inner = _indent(items[0]) if items else _indent(lines[header]) + "    "
-        if style == "google":
-            added = [f"{inner}{name}: {description}" for name, description in new]
-        else:
-            added = [text for name, description in new
-                     for text in (f"{inner}{name}", f"{inner}    {description}")]
+        added = _entries(style, inner, new, line_length)
         at = max((index + 1 for index in range(start, end) if lines[index].strip()),
                  default=start)
         return _joined(prefix, quote, lines, at, added)
+    header = [f"{indent}Raises:"] if style == "google" else [f"{indent}Raises",
+                                                               f"{indent}------"]
+    inner = indent + ("    " if style == "google" else "")
+    return _joined(prefix, quote, lines, last + 1,
+                   ["", *header, *_entries(style, inner, new, line_length)])
+
+
+def _entries(style: str, inner: str, new: list[tuple[str, str]],
+             line_length: int | None) -> list[str]:
+    """The lines of Google (`Name: description`) or NumPy (`Name` / description below)
+    entries at the indent `inner`."""
     if style == "google":
-        added = ["", f"{indent}Raises:",
-                 *(f"{indent}    {name}: {description}" for name, description in new)]
-    else:
-        added = ["", f"{indent}Raises", f"{indent}------",
-                 *(text for name, description in new
-                   for text in (f"{indent}{name}", f"{indent}    {description}"))]
-    return _joined(prefix, quote, lines, last + 1, added)
+        return [text for name, description in new
+                for text in _wrapped(f"{inner}{name}: ", description, f"{inner}    ",
+                                     line_length)]
+    return [text for name, description in new
+            for text in (f"{inner}{name}", *_wrapped(f"{inner}    ", description,
+                                                     f"{inner}    ", line_length))]
+
+
+def _wrapped(first: str, description: str, following: str,
+             line_length: int | None) -> list[str]:
+    """`first` + `description`, on lines of at most `line_length` (a word longer than
+    the line stays whole), the lines after the first starting with `following`."""
+    if line_length is None or len(first) + len(description) <= line_length:
+        return [first + description]
+    return textwrap.wrap(description, width=line_length, initial_indent=first,
+                         subsequent_indent=following, break_long_words=False,
+                         break_on_hyphens=False) or [first + description]
 
 
 def _section(lines: list[str], style: str, title: str) -> tuple[int, int] | None:

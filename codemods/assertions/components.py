@@ -1,0 +1,219 @@
+"""The package's inner components: classes the package builds itself and does not export.
+
+`vit_pytorch.mobile_vit.MV2Block` is built only by `MobileViT` (`MV2Block(channels[0],
+channels[1], 1, expansion)`) and is not imported by `vit_pytorch/__init__.py`: users build
+a `MobileViT`, never an `MV2Block`, and what its asserts check (`stride in [1, 2]`, the
+`context` its own model hands its `forward`) is wiring the package fixes, not a user's
+argument. assert-to-raise leaves such checks alone as internal invariants.
+
+Two project-wide facts (`Project.derived`), confirmed on warm runs like the others:
+`INSTANTIATIONS`, every call of a package class in the package's modules (each file's part
+remembered between runs), and `COMPONENT`, per class, what builds it ("" where it is no
+component), which is what a decision reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from torchfix.model.facts import Parameter, ParameterKind
+from torchfix.model.project import Project, module_name_for, register_derived_fact
+from torchfix.model.semantic import BindingKind
+from torchfix.model.test_code import is_test_path
+
+if TYPE_CHECKING:
+    from torchfix.model.semantic import SemanticModel
+
+# "<codemod>/<fact>" (see `register_derived_fact`).
+INSTANTIATIONS = "assert-to-raise/instantiations"  # name: the top-level package
+COMPONENT = "assert-to-raise/component"  # name: the class's qualified name
+_SKIPPED_FOLDERS = ("build", "dist", "site-packages", "node_modules", "venv")
+# Subpackages whose code uses the package as its users do: what they build is no component.
+_USER_CODE = frozenset({"examples", "example", "demos", "demo", "recipes", "scripts",
+                        "notebooks", "benchmarks", "tutorials"})
+
+
+def component(project: Project, qualified: str) -> str:
+    """What makes the package class `qualified` a component, as JSON {"by": the class or
+    function that builds it, "literal": the constructor's parameters every call in the
+    package passes a literal or leaves to its default}; "" where it is none. A component
+    is defined in a module of a package (not in an `__init__.py`), is not bound by an
+    `__init__.py` of the packages above its module (imported there, listed in `__all__`,
+    star-imported with its module) while one of them binds some class of the package
+    (where none does, as in demucs, the package does not say which classes are public:
+    its models are imported from their modules), and is called (or handed to `functools.partial`)
+    inside a class or function of the package's modules other than itself (tests,
+    module-level code such as a `__main__` demo, scripts beside the package's modules,
+    and its `examples`/`demos`/`recipes`/`scripts` subpackages aside), never with
+    arguments forwarded wholesale (`Cls(*args, **kwargs)`, or `partial(Cls, ...)` called
+    later with what the model cannot see: a class built from its caller's own arguments
+    is that caller's public face)."""
+    module, _, local = qualified.rpartition(".")
+    top = qualified.split(".", 1)[0]
+    if not module or module == top:
+        return ""
+    facts = project.module(module)
+    if facts is None or facts.path.endswith("__init__.py") or local not in facts.classes:
+        return ""
+    exported, declares = _exports(project, module, qualified)
+    if exported or not declares:
+        return ""
+    calls = json.loads(project.derived(INSTANTIATIONS, top) or "{}")
+    mine = [call for callee, found in calls.items()
+            if callee == qualified or project.canonical(callee) == qualified
+            for call in found]
+    builders = sorted({call["by"] for call in mine if call["by"] != qualified
+                       and call["by"] != module and not call["by"].startswith(qualified + ".")})
+    if not builders or any(call["forwards"] for call in mine):
+        return ""
+    init = facts.classes[local].methods.get("__init__")
+    literal = [] if init is None else [
+        parameter.name for index, parameter in enumerate(init.parameters[1:])
+        if parameter.kind in (ParameterKind.POSITIONAL, ParameterKind.KEYWORD_ONLY)
+        and all(_literal_or_default(call, index, parameter) for call in mine)]
+    return json.dumps({"by": builders[0], "literal": literal})
+
+
+def _literal_or_default(call: dict[str, Any], index: int, parameter: Parameter) -> bool:
+    """Whether the call passes `parameter` (at `index` after `self`) a literal, or leaves
+    it to its default."""
+    positional = call["positional"]
+    if parameter.kind is ParameterKind.POSITIONAL and index < len(positional):
+        return bool(positional[index])
+    if parameter.name in call["keywords"]:
+        return bool(call["keywords"][parameter.name])
+    return parameter.has_default
+
+
+def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]:
+    """(whether an `__init__.py` of a package above `module` binds the class, whether any
+    of them binds a class of the package at all: declares which classes are public)."""
+    top = module.split(".", 1)[0]
+    parts = module.split(".")
+    declares = False
+    for length in range(1, len(parts)):
+        package = ".".join(parts[:length])
+        facts = project.module(package)
+        if facts is None:
+            continue
+        declares = declares or bool(facts.classes)
+        for target in facts.names.values():
+            if target == qualified or project.canonical(target) == qualified:
+                return True, True
+            declares = declares or (target.startswith(top + ".")
+                                    and project.class_facts(target) is not None)
+        for star in facts.star_imports:
+            if star == module or project.canonical(
+                    f"{star}.{qualified.rsplit('.', 1)[1]}") == qualified:
+                return True, True
+            starred = project.module(star)
+            declares = declares or (starred is not None and bool(starred.classes))
+    return False, declares
+
+
+def instantiations(project: Project, top: str) -> str:
+    """Every call of a class of the top-level package `top` in its modules (tests, hidden
+    and build folders aside), as JSON: {called name: [{"by": the outermost class, else
+    function, around the call (the module for module-level code), "forwards": whether it
+    passes `*args` or `**kwargs`, "positional": [literal or not, each positional
+    argument], "keywords": {name: literal or not}}]}; the called names as the calling
+    module imports them (a re-export is resolved by `component`)."""
+    path = project.module_path(top)
+    if path is None or path.name != "__init__.py":
+        return ""
+    root = path.parent
+    memo = project.memo(INSTANTIATIONS.replace("/", "-"))
+    found: dict[str, list[dict[str, Any]]] = {}
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(name for name in folders if not name.startswith(".")
+                            and name not in _SKIPPED_FOLDERS)
+        for name in sorted(files):
+            file = Path(folder, name)
+            if not name.endswith(".py") or is_test_path(file):
+                continue
+            calls = (_calls(file, top) if memo is None
+                     else memo.result(file, f"{top}:{file}", lambda f: _calls(f, top)))
+            for callee, call in calls:
+                found.setdefault(callee, []).append(call)
+    if memo is not None:
+        memo.save()
+    return json.dumps(dict(sorted(found.items())), sort_keys=True)
+
+
+def _calls(path: Path, top: str) -> list[list[Any]]:
+    """[called name, the call (see `instantiations`)] for each call in the module at
+    `path` of a name of the package `top` (or of `functools.partial` with one first)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(data, str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    from torchfix.model.semantic import NOT_LITERAL, SemanticModel
+
+    name = module_name_for(path)
+    if not name.name.startswith(top + ".") or any(
+            part in _USER_CODE for part in name.name.split(".")):
+        return []  # not a module of the package (a script beside it), or a demo
+    model = SemanticModel(tree, name.name, name.is_package)
+    found: list[list[Any]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        target, arguments = node.func, node.args
+        called = model.qualified_name(target)
+        if called == "functools.partial" and node.args:
+            target, arguments = node.args[0], node.args[1:]
+            called = model.qualified_name(target)
+        if (called is None or not called.startswith(top + ".")
+                or _local_function(model, target)):
+            continue
+        # `Cls(*args, **kwargs)`, or `partial(Cls, ...)`, called later with more
+        forwards = target is not node.func or any(
+            isinstance(argument, ast.Starred) for argument in arguments) or any(
+            keyword.arg is None for keyword in node.keywords)
+        found.append([called, {
+            "by": _builder(model, node),
+            "forwards": forwards,
+            "positional": [model.literal(argument) is not NOT_LITERAL
+                           for argument in arguments],
+            "keywords": {keyword.arg: model.literal(keyword.value) is not NOT_LITERAL
+                         for keyword in node.keywords if keyword.arg is not None},
+        }])
+    return found
+
+
+def _local_function(model: SemanticModel, called: ast.expr) -> bool:
+    """Whether `called` names a function of its own module (no class to build)."""
+    if not isinstance(called, ast.Name):
+        return False
+    binding = model.binding(called)
+    return binding is not None and binding.kind is BindingKind.FUNCTION
+
+
+def _builder(model: SemanticModel, node: ast.AST) -> str:
+    """The qualified name of the outermost class around `node`, else of its outermost
+    function, else of its module."""
+    classes: list[str] = []
+    functions: list[str] = []
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, ast.ClassDef):
+            classes.append(ancestor.name)
+        elif isinstance(ancestor, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.append(ancestor.name)
+    outer = classes or functions
+    module = model.module or ""
+    return f"{module}.{outer[-1]}" if outer else module
+
+
+register_derived_fact(INSTANTIATIONS, instantiations)
+register_derived_fact(COMPONENT, component)

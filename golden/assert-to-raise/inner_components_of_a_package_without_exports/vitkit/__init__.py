@@ -1,0 +1,1 @@
+"""No class is bound here: users import the models from their modules."""
