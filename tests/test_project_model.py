@@ -298,11 +298,31 @@ def test_tests_reach_asserts_through_the_calls_they_make(tmp_path: Path) -> None
     ({"setup.cfg": "[flake8]\nmax-line-length = 100\n",
       "pyproject.toml": "[tool.black]\nskip-string-normalization = true\n"}, None),
     ({"setup.cfg": "[flake8]\nmax-line-length = long\n"}, None),
+    # flake8 configured without a length: pycodestyle's 79, unless E501 is ignored.
+    ({"setup.cfg": "[flake8]\nextend-ignore = D107\n"}, 79),
+    ({"tox.ini": "[flake8]\nextend-ignore = E203, E501\n"}, None),
+    ({"setup.cfg": "[flake8]\n", "pyproject.toml": "[tool.black]\nline-length = 100\n"}, 100),
+    # yapf: its column limit, else its base style's.
+    ({"setup.cfg": "[flake8]\n[yapf]\nbased_on_style = pep8\n"}, 79),
+    ({".style.yapf": "[style]\nbased_on_style = facebook\n"}, 80),
+    ({"pyproject.toml": "[tool.yapf]\nbased_on_style = 'google'\n"}, 80),
+    ({"setup.cfg": "[yapf]\nbased_on_style = pep8\ncolumn_limit = 100\n"}, 100),
+    # black run, not configured: its 88, whatever flake8 allows.
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n",
+      "requirements/dev.txt": "flake8>=3.9\nblack>=23.1.0\n"}, 88),
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n[isort]\nprofile = black\n"}, 88),
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n",
+      ".pre-commit-config.yaml": "repos:\n- repo: https://github.com/psf/black\n"
+                                "  hooks:\n  - id: black\n"}, 88),
+    ({"pyproject.toml": "[project.optional-dependencies]\ndev = ['pytest', 'black']\n"}, 88),
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n",
+      "requirements.txt": "blackjax\nblack-box-tools\n"}, 100),
     ({"pyproject.toml": "[tool.ruff]\nline-length = 'long'\n"}, None),
     ({"pyproject.toml": "[tool.ruff\nline-length = 120\n"}, None),  # not TOML
 ])
 def test_formatter_line_length(tmp_path, files, expected):
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert Project(tmp_path).formatter_line_length() == expected
 
@@ -510,3 +530,21 @@ def test_the_expectations_fact_is_the_same_in_every_process(tmp_path):
         for seed in ("1", "2", "3", "4")
     }
     assert len(digests) == 1 and "" not in digests
+
+
+@pytest.mark.parametrize(("files", "formatter", "hugs"), [
+    ({"setup.cfg": "[yapf]\nbased_on_style = pep8\n"}, "yapf", True),
+    ({".style.yapf": "[style]\nbased_on_style = facebook\n"}, "yapf", False),
+    ({"pyproject.toml": "[tool.yapf]\nbased_on_style = 'pep8'\ndedent_closing_brackets = true\n"},
+     "yapf", False),
+    ({"pyproject.toml": "[tool.ruff.lint]\nselect = ['E']\n"}, "ruff", False),
+    ({"setup.cfg": "[isort]\nprofile = black\n"}, "black", False),
+    ({"setup.cfg": "[flake8]\nmax-line-length = 100\n"}, None, False),
+])
+def test_formatter_and_its_closing_bracket(tmp_path, files, formatter, hugs):
+    from torchfix.model.line_length import find_formatting
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = find_formatting(tmp_path)
+    assert (found.formatter, found.hugs_closing_bracket) == (formatter, hugs)

@@ -60,6 +60,11 @@ class Layout:
     raises_doc: tuple[str, str] | None = None
     # The rule that flags the raise where the docstring cannot be edited safely
     undocumented_rule: str | None = None
+    # The formatter that lays the code out ("ruff", "black", "yapf"; None: none found)
+    formatter: str | None = None
+    # yapf's layout: a call split over lines keeps its closing bracket after the last
+    # argument, and continued string parts align after the opening one
+    hugs_closing_bracket: bool = False
 
 
 @dataclass(frozen=True)
@@ -570,7 +575,8 @@ class _Decider:
         return Layout(line_length, settings.quote, variable, merge,
                       self._continued_comment(node, line_length),
                       settings.enables("COM812", path) or settings.enables("C812", path),
-                      raises_doc, undocumented)
+                      raises_doc, undocumented, settings.formatter,
+                      settings.hugs_closing_bracket)
 
     def _raises_doc(self, node: ast.Assert, decision: Decision, function: _Function | None
                     ) -> tuple[tuple[str, str] | None, str | None]:

@@ -390,6 +390,8 @@ class AssertToRaiseEditor(Editor):
                 and indent + len(f"raise {_NO_CODE.code_for_node(joined)}") <= line_length):
             return joined
         unit = self._default_indent()
+        if decision.layout.hugs_closing_bracket:
+            return self._yapf_call(call, assertion, indent, line_length)
         if _aligned_for_the_assert(assertion.msg):
             return self._fitted(_exploded(call, unit, relay=True), assertion, indent,
                                 line_length, fit)
@@ -401,6 +403,15 @@ class AssertToRaiseEditor(Editor):
             first = _NO_CODE.code_for_node(exploded.args[0].value).split("\n")[0]
             if indent + len(unit) + len(first) <= line_length:
                 return exploded
+        if "\n" in single and _continued_in_string(call):
+            # `raise ValueError(f"text \` + newline + `more")`: black moves the string to a
+            # line of its own inside the call where the first or the last line is too long
+            # (ruff's formatter always does); the string's own lines stay as they are.
+            lines = single.split("\n")
+            if decision.layout.formatter == "ruff" or max(
+                    indent + len(lines[0]), len(lines[-1])) > line_length:
+                return _exploded(call, unit)
+            return call
         if "\n" in single:  # the message keeps its own layout
             return self._fitted(call, assertion, indent, line_length, fit)
         longest_before = max(
@@ -443,6 +454,85 @@ class AssertToRaiseEditor(Editor):
             value = cst.ConcatenatedString(left=piece, right=value,  # type: ignore[arg-type]
                                            whitespace_between=between)
         return call.with_changes(args=[argument.with_changes(value=value)])
+
+    def _yapf_call(self, call: cst.Call, assertion: cst.Assert, indent: int,
+                   line_length: int) -> cst.Call:
+        """`ValueError(<message>)` as yapf (pep8) lays it out: on one line where it fits,
+        else the message on the next line, one level in, with the closing parenthesis
+        after it; a message too long for that line is split into implicitly concatenated
+        parts aligned after the opening parenthesis (one level in, on the next line,
+        where that takes fewer lines), as the assert's own lines fitted."""
+        unit = self._default_indent()
+        if _aligned_for_the_assert(assertion.msg):
+            return _hugged(_exploded(call, unit, relay=True), indent, line_length)
+        (argument,) = call.args
+        if "\n" not in _NO_CODE.code_for_node(argument.value) and not any(
+                isinstance(node, cst.Comment) for node in _walk(call)):
+            # A one-line message that was on a line of its own in the assert's parentheses
+            call = call.with_changes(whitespace_before_args=cst.SimpleWhitespace(""), args=[
+                argument.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))])
+            (argument,) = call.args
+        single = f"raise {_NO_CODE.code_for_node(call)}"
+        lines = single.split("\n")
+        if len(lines) > 1:
+            # The message keeps its own layout where its lines still fit
+            if (_string_parts(argument.value) is None or all(
+                    indent + len(line) <= line_length for line in lines)):
+                return call
+            exploded = call
+        else:
+            longest_before = max(
+                len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
+            )
+            if indent + len(single) <= max(line_length, indent + longest_before):
+                return call
+            exploded = _hugged(_exploded(call, unit), indent, line_length)
+        # `"text {}".format(x)`: the text is split, `.format(x)` follows its last part
+        formatted = argument.value
+        text, suffix = formatted, ""
+        if (isinstance(formatted, cst.Call) and isinstance(formatted.func, cst.Attribute)
+                and formatted.func.attr.value == "format" and not formatted.lpar):
+            text = formatted.func.value
+            suffix = _NO_CODE.code_for_node(formatted)[len(_NO_CODE.code_for_node(text)):]
+        parts = _string_parts(text)
+        own_line = indent + len(unit) + len(_NO_CODE.code_for_node(argument.value)) + 1
+        if len(lines) > 1:
+            own_line = line_length + 1  # the parts no longer fit where they are
+        assert_indent = max(indent - len(unit), 0)
+        if parts is None or own_line <= line_length or any(
+                assert_indent + len(line) > line_length
+                for line in _NO_CODE.code_for_node(assertion).splitlines()):
+            return exploded
+        opening = f"raise {_NO_CODE.code_for_node(call.func)}("
+        best: cst.Call | None = None
+        fewest = 0
+        for column, first in ((indent + len(opening), ""), (indent + len(unit), unit)):
+            room = line_length - column - 1  # the closing parenthesis after the last part
+            pieces = [piece for part in parts for piece in _split_string(part, room)]
+            if suffix and len(pieces[-1].value) + len(suffix) > room:
+                pieces[-1:] = _split_string(pieces[-1], room - len(suffix))
+            if len(pieces) < 2 or any(len(piece.value) > room for piece in pieces) or (
+                    len(pieces[-1].value) + len(suffix) > room):
+                continue
+            between = cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace(" " * (column - indent)))
+            value: cst.BaseExpression = pieces[-1]
+            for piece in reversed(pieces[:-1]):
+                value = cst.ConcatenatedString(left=piece, right=value,  # type: ignore[arg-type]
+                                               whitespace_between=between)
+            if suffix:
+                assert isinstance(formatted, cst.Call) and isinstance(formatted.func,
+                                                                      cst.Attribute)
+                value = formatted.with_changes(func=formatted.func.with_changes(value=value))
+            before: cst.BaseParenthesizableWhitespace = (
+                cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(first))
+                if first else cst.SimpleWhitespace(""))
+            if best is None or len(pieces) < fewest:  # aligned, unless that takes more lines
+                fewest = len(pieces)
+                best = call.with_changes(whitespace_before_args=before, args=[
+                    argument.with_changes(value=value,
+                                          whitespace_after_arg=cst.SimpleWhitespace(""))])
+        return exploded if best is None else best
 
     def _default_indent(self) -> str:
         wrapper = self.context.wrapper
@@ -610,6 +700,32 @@ def _exploded(call: cst.Call, indent: str, *, relay: bool = False) -> cst.Call:
         ),
         args=[argument.with_changes(value=value, whitespace_after_arg=closing)],
     )
+
+
+def _hugged(call: cst.Call, indent: int, line_length: int) -> cst.Call:
+    """`f(\n    a\n)` → `f(\n    a)`: the closing parenthesis after the last argument,
+    as yapf keeps it where the line then fits (not where a comment ends the line); a
+    line too long for it keeps the parenthesis on a line of its own, as yapf puts it."""
+    *head, last = call.args
+    closing = last.whitespace_after_arg
+    if not isinstance(closing, cst.ParenthesizedWhitespace) or closing.first_line.comment:
+        return call
+    hugged = call.with_changes(
+        args=[*head, last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))])
+    if indent + len(_NO_CODE.code_for_node(hugged).split("\n")[-1]) > line_length:
+        return call
+    return hugged
+
+
+def _continued_in_string(call: cst.Call) -> bool:
+    """`E(f"text \\` + newline + `more")`: the call's message is one string, not
+    triple-quoted, continued over lines with backslashes inside it, opening on the
+    call's line."""
+    (argument,) = call.args
+    value = argument.value
+    return (not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace)
+            and not value.lpar and isinstance(value, (cst.SimpleString, cst.FormattedString))
+            and value.quote in ('"', "'") and "\n" in _NO_CODE.code_for_node(value))
 
 
 class _Unbackslashed(cst.CSTTransformer):

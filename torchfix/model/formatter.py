@@ -1,4 +1,5 @@
-"""How a project's formatter and linter want new code written: line length, quotes, and
+"""How a project's formatter and linter want new code written: line length (and which
+formatter lays code out, `torchfix.model.line_length`), quotes, and
 the lint rules that ask for a particular shape of code (ruff's `EM101`, `SIM102`, ...).
 
 Read at the project root, in ruff's order: `.ruff.toml`, `ruff.toml` (top-level keys),
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from torchfix.model.line_length import _toml, find_line_length
+from torchfix.model.line_length import _toml, find_formatting
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,10 @@ class FormatterSettings:
     # The docstring style darglint checks (`google`, its default, `sphinx` or `numpy`)
     # where the project runs darglint; None where it does not.
     docstring_style: str | None = None
+    # The formatter that lays the code out ("ruff", "black", "yapf"; None: none found),
+    # and whether it keeps a call's closing bracket after its last argument (yapf).
+    formatter: str | None = None
+    hugs_closing_bracket: bool = False
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -69,7 +74,7 @@ class FormatterSettings:
 
 
 def find_formatter_settings(root: Path) -> FormatterSettings:
-    line_length = find_line_length(root)
+    formatting = find_formatting(root)
     ruff: dict[str, Any] | None = None
     black: dict[str, Any] | None = None
     for name in (".ruff.toml", "ruff.toml"):
@@ -98,8 +103,10 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
     plugins, flake8_ignore, flake8_per_file, docstring_style = _flake8_plugins(root)
-    return FormatterSettings(line_length, quote, tuple(select), tuple(ignore), tuple(per_file),
-                             plugins, flake8_ignore, flake8_per_file, docstring_style)
+    return FormatterSettings(formatting.line_length, quote, tuple(select), tuple(ignore),
+                             tuple(per_file), plugins, flake8_ignore, flake8_per_file,
+                             docstring_style, formatting.formatter,
+                             formatting.hugs_closing_bracket)
 
 
 # flake8 plugins and the prefix of their rules.

@@ -334,9 +334,9 @@ class Project:
         return floor.version if floor is not None else None
 
     def formatter_line_length(self) -> int | None:
-        """The line length the project's formatter keeps to: `line-length` of its ruff
-        configuration (`.ruff.toml`, `ruff.toml`, `[tool.ruff]`) or `[tool.black]`, at the
-        project root; None when none sets one."""
+        """The line length the project's formatter keeps to (ruff's, black's, yapf's), else
+        the one flake8 allows, at the project root (`torchfix.model.line_length`); None
+        when nothing there sets one."""
         if not self._line_length_read:
             from torchfix.model.line_length import find_line_length
 

@@ -17,7 +17,6 @@ def profile(memory_remote_file_name: str):
             f'memory_remote_file_name must end with .html, got {memory_remote_file_name} as the remote name',
         )
     if not memory_remote_file_name:
-        raise ValueError(
-            'memory_remote_file_name must not be empty: give the remote name of the memory timeline',
-        )
+        raise ValueError('memory_remote_file_name must not be empty: give the remote name of the '
+                         'memory timeline')
     return memory_remote_file_name

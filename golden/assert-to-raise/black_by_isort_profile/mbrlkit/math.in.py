@@ -1,0 +1,10 @@
+class Normalizer:
+    def update(self, data):
+        assert data.ndim == 2 and data.shape[1] == self.mean.shape[1]
+        self.mean = data.mean(0)
+
+
+class Logger:
+    def log(self, key, value):
+        assert key.startswith("train") or key.startswith("eval")
+        self._meters[key] = value

@@ -1,0 +1,16 @@
+class Normalizer:
+    def update(self, data):
+        if not (data.ndim == 2 and data.shape[1] == self.mean.shape[1]):
+            raise ValueError(
+                "expected data.ndim == 2 and data.shape[1] == self.mean.shape[1]"
+            )
+        self.mean = data.mean(0)
+
+
+class Logger:
+    def log(self, key, value):
+        if not (key.startswith("train") or key.startswith("eval")):
+            raise ValueError(
+                'expected key.startswith("train") or key.startswith("eval")'
+            )
+        self._meters[key] = value
