@@ -9,7 +9,7 @@ class MultiEnvWrapper:
 
 class FireReset:
     def __init__(self, env):
-        if not (len(env.get_action_meanings()) >= 3):
+        if len(env.get_action_meanings()) < 3:
             raise ValueError(
                 'Only use fire reset wrapper for suitable environment!')
         self._env = env
