@@ -518,18 +518,24 @@ class _Decider:
         return all(self._whole_number(operand, annotated)
                    for operand in (test.left, *test.comparators))
 
-    def _whole_number(self, expr: ast.expr, int_parameters: set[str]) -> bool:
+    def _whole_number(self, expr: ast.expr, int_parameters: set[str], depth: int = 0) -> bool:
         if isinstance(expr, ast.Constant):
             return isinstance(expr.value, int)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            return self._whole_number(expr.operand, int_parameters)
+            return self._whole_number(expr.operand, int_parameters, depth)
         if isinstance(expr, ast.BinOp) and isinstance(
                 expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
-            return (self._whole_number(expr.left, int_parameters)
-                    and self._whole_number(expr.right, int_parameters))
+            return (self._whole_number(expr.left, int_parameters, depth)
+                    and self._whole_number(expr.right, int_parameters, depth))
         if isinstance(expr, ast.Name):
-            return expr.id in int_parameters and self.model.binding(expr) is not None and all(
-                binding.kind is BindingKind.PARAMETER for binding in self.model.bindings(expr))
+            bindings = self.model.bindings(expr)
+            if len(bindings) == 1 and _plain_assignment(bindings[0]) and depth < 3:
+                # `num_channels = samples.shape[1]`, bound once: as whole as its value
+                value = bindings[0].value
+                return value is not None and self._whole_number(value, int_parameters,
+                                                                depth + 1)
+            return expr.id in int_parameters and bool(bindings) and all(
+                binding.kind is BindingKind.PARAMETER for binding in bindings)
         if isinstance(expr, ast.Attribute):
             return expr.attr == "ndim"
         if isinstance(expr, ast.Subscript):  # `x.shape[0]`, `x.size()[1]`

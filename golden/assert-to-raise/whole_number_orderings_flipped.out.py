@@ -15,12 +15,18 @@ def stack_batches(batches, min_batches: int, scale: float, dim: int = 0):
         raise ValueError("expected batches[0].size(1) < min_batches * 2")
     if batches[0].dim() - 1 < -dim:
         raise ValueError("expected batches[0].dim() - 1 >= -dim")
+    num_channels = batches[0].shape[1]  # bound once to a whole number
+    if num_channels > 255:
+        raise ValueError("expected num_channels <= 255")
     # a float (NaN) on either side: `not (a > b)` keeps what the assert did with NaN
     if not (scale > 0):
         raise ValueError("expected scale > 0")
     if not (len(batches) > scale):
         raise ValueError("expected len(batches) > scale")
     assert batches[0].mean() >= 0
+    limit = float(scale)  # bound to a float: may be NaN
+    if not (len(batches) >= limit):
+        raise ValueError("expected len(batches) >= limit")
     # a chain stays negated as a whole
     if not (0 <= min_batches < 10):
         raise ValueError("expected 0 <= min_batches < 10")

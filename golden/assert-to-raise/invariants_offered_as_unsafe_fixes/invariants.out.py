@@ -1,7 +1,7 @@
 import torch
 
 MAX_ENVS = 512
-if not (MAX_ENVS > 0):
+if MAX_ENVS <= 0:
     raise ValueError("expected MAX_ENVS > 0")
 
 
