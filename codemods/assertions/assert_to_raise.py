@@ -1019,7 +1019,12 @@ class _Decider:
                 for source in sources)
         if not _plain_assignment(binding):
             return False
-        value = binding.value
+        assert binding.value is not None  # a plain assignment has its value
+        return self._from_inputs(binding.value, node, function)
+
+    def _from_inputs(self, value: ast.expr, node: ast.Assert, function: _Function) -> bool:
+        """Whether `value` is made of the caller's values only: parameters still as
+        passed, constants, subscripts and attributes of them, builtin calls."""
         calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
         read = False  # `J = list()` holds no input: what the function then adds to it
         for inner in ast.walk(value):
@@ -1038,6 +1043,35 @@ class _Decider:
                         return False
                     read = True
         return read
+
+    def _fields_from_inputs(self, node: ast.Assert, function: _Function,
+                            self_parameter: str) -> bool:
+        """`self.low = bounds[0]` ... `assert self.low >= 1` in `__init__`: every field of
+        `self` the condition reads is assigned only from the caller's values before the
+        assert (and nowhere after it, or by augmented assignment, in the function)."""
+        fields = {inner.attr for inner in ast.walk(node.test)
+                  if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name)
+                  and inner.value.id == self_parameter}
+        if not fields:
+            return False
+        assigned: dict[str, list[ast.expr]] = {field: [] for field in fields}
+        for statement in ast.walk(function.node):
+            if isinstance(statement, ast.AugAssign | ast.AnnAssign):
+                targets = [statement.target]
+            elif isinstance(statement, ast.Assign):
+                targets = statement.targets
+            else:
+                continue
+            for target in targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == self_parameter and target.attr in fields):
+                    if (isinstance(statement, ast.AugAssign) or statement.value is None
+                            or statement.lineno >= node.lineno):
+                        return False
+                    assigned[target.attr].append(statement.value)
+        return all(values and all(self._from_inputs(value, node, function)
+                                  for value in values)
+                   for values in assigned.values())
 
     def _is_input(self, name: ast.Name, node: ast.Assert, function: _Function) -> bool:
         """A parameter (not `self`) still holding what the caller passed at the assert."""
@@ -1080,7 +1114,9 @@ class _Decider:
             if not bindings or bindings[0].scope is not scope:
                 continue  # a global, a builtin, or a name bound inside the condition
             if name.id == self_parameter:
-                if function.name in POST_INIT_METHODS:
+                if (function.name in POST_INIT_METHODS
+                        or (function.name == "__init__" and self._fields_from_inputs(
+                            node, function, name.id))):
                     inputs.add(name.id)  # the fields the constructor just stored
                 continue
             {"input": inputs, "defaulted": defaulted, "computed": computed}[

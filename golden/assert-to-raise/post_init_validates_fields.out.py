@@ -18,4 +18,5 @@ class Schedule:
     def __init__(self, initial, final):
         self.initial = initial
         self.final = final
-        assert self.final <= self.initial
+        if not (self.final <= self.initial):
+            raise ValueError("expected self.final <= self.initial")
