@@ -382,7 +382,13 @@ class AtomicSave(Codemod):
     standard library group of the imports, in the project's sort order (ruff's or isort's
     settings: `force-sort-within-sections` mixes plain and from-imports, `length-sort`
     puts shorter module names first; a new group
-    before the others if the file has none), so isort and ruff's `I001` stay happy. The
+    before the others if the file has none), so isort and ruff's `I001` stay happy; the
+    file's own order wins within the group (a plain import among the plain ones, the
+    kinds placed as the file places them: catalyst's `from typing import ...` stays above
+    `import collections` and the new plain imports). Where the module binds
+    `typing.Any` already (`from typing import Any`, `import typing as t`), at module
+    level before the helper, the helper's annotations use it and `typing` is not
+    imported. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
     it as it is at any line length from 79 up (where ruff's `PTH` rules are on, it is
     written with pathlib and imports `pathlib`; where darglint checks docstrings, its
@@ -572,7 +578,12 @@ class AtomicSave(Codemod):
                 else (node, decision, message)
                 for node, decision, message in decisions
             ]
-        plan, blocker, creates = _Helper(file, facts, cls).decide()
+        # The first top-level statement running a rewritten save while the module is
+        # imported: the inline helper goes before it (see HelperPlan.anchors).
+        limit = min((index for node, _, _ in decisions
+                     if (index := facts.import_time_statement(node)) is not None),
+                    default=len(file.tree.body))
+        plan, blocker, creates = _Helper(file, facts, cls, limit).decide()
         per_line = Counter(node.lineno for node, _, _ in decisions)
         for node, decision, message in decisions:
             if blocker is not None:
@@ -1179,11 +1190,13 @@ class _Facts:
 class _Helper:
     """How the rewritten references reach the helper in this file, and what that needs."""
 
-    def __init__(self, file: FileContext, facts: _Facts, codemod: type[Codemod]) -> None:
+    def __init__(self, file: FileContext, facts: _Facts, codemod: type[Codemod],
+                 limit: int) -> None:
         self.file = file
         self.facts = facts
         self.model = facts.model
         self.mode = file.option("helper", codemod)
+        self.limit = limit  # the inline helper goes before this top-level statement
 
     def decide(self) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
         """(the plan, None, files to create), or (None, why not, ())."""
@@ -1216,7 +1229,11 @@ class _Helper:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
         pathlib = wants_pathlib(self.file)
-        modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        modules: tuple[str, ...] = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        anchors = _helper_anchors(self.file.tree)
+        any_name = self._any_name(max(a for a in anchors if a <= self.limit))
+        if any_name is not None:  # the module's own `Any`: no `import typing`
+            modules = tuple(module for module in modules if module != "typing")
         blocker = blocker or self._clashes(modules)
         if blocker is not None:
             return None, blocker, ()
@@ -1227,9 +1244,34 @@ class _Helper:
         template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
         style = self.file.project.darglint_style()
         definition = documented(template, style).format(name=HELPER, save=save)
+        if any_name is not None:
+            definition = definition.replace("typing.Any", any_name)
         quote = self.file.project.formatter_settings().quote
-        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
-                          quote), None, ()
+        return HelperPlan(HELPER, imports, definition, anchors, quote), None, ()
+
+    def _any_name(self, before: int) -> str | None:
+        """How the helper's annotations reach `typing.Any` through what the module
+        imports already, so that it needs no `import typing`: a name bound to it
+        (`from typing import Any`, as is), else an alias of typing (`import typing as
+        t`: `t.Any`). Only names every module-level binding of which is that import,
+        made by a top-level statement before statement `before` (where the helper
+        goes: not under `if TYPE_CHECKING:`, not rebound later). None: neither (or
+        `typing` itself is imported); the helper says `typing.Any`."""
+        scope = self.model.module_scope
+        body = self.file.tree.body
+
+        def imported(name: str, qualified: str) -> bool:
+            bindings = scope.local(name)
+            return bool(bindings) and all(
+                binding.is_import and binding.qualified_name == qualified
+                and any(binding.statement is statement for statement in body[:before])
+                for binding in bindings)
+
+        names = sorted(scope.bindings, key=lambda name: (name != "Any", name))
+        found = next((name for name in names if imported(name, "typing.Any")), None)
+        if found is not None or scope.local("typing"):
+            return found  # None: `typing.Any` (or `typing` clashes: reported as before)
+        return next((f"{name}.Any" for name in names if imported(name, "typing")), None)
 
     def _save_expression(self) -> str | None:
         """How module-level code reaches torch.save: `torch.save`, `th.save`, `save`..."""
