@@ -197,6 +197,12 @@ def test_relative_imports_sort_furthest_first(tmp_path: Path, source: str, new: 
      "import warnings\n", NewImport("abc"),
      "import abc\nfrom collections import namedtuple\nimport os\nfrom typing import Any\n"
      "import warnings\n"),
+    # Interleaved but not sorted by name (pytorch-accelerated's `import warnings` after
+    # its from-imports): no order to read, the settings' order among the plain imports
+    ("import math\nimport os\nfrom enum import Enum\nfrom typing import Iterable\n"
+     "import warnings\n", NewImport("shutil"),
+     "import math\nimport os\nimport shutil\nfrom enum import Enum\n"
+     "from typing import Iterable\nimport warnings\n"),
     # The first of its kind in its section: where the file's other sections put that kind
     ("import os\n\nfrom torch import nn\nimport numpy\n", NewImport("typing", "Any"),
      "from typing import Any\nimport os\n\nfrom torch import nn\nimport numpy\n"),

@@ -133,24 +133,36 @@ def _kind_order(block: Sequence[Existing], settings: ImportSettings,
     """How the file orders plain and from-imports in `section`: plain ones first (ruff's
     and isort's default), from-imports first (isort's `from_first`, or a file sorted by
     hand so: catalyst's `from typing import ...` above `import collections`), or the
-    two sorted together (`force-sort-within-sections`, set or not). Read off the
-    section itself where it holds both kinds, else off the file's other sections; None
-    where none holds both kinds."""
+    two sorted together by module name (`force-sort-within-sections`, set or not).
+    Read off the section itself where it holds both kinds in one of those orders, else
+    off the file's other sections where they agree; None where nothing says (one kind
+    only, or no order: the settings decide)."""
     if settings.force_sort_within_sections:
         return MIXED
     orders: dict[int, str] = {}
     for found in sorted({existing.section for existing in block}):
-        kinds = [existing.kind for existing in block if existing.section == found]
-        changes = sum(1 for a, b in itertools.pairwise(kinds) if a != b)
-        if changes:
-            orders[found] = MIXED if changes > 1 else PLAIN_FIRST if kinds[0] == 0 \
-                else FROM_FIRST
+        order = _section_order([e for e in block if e.section == found])
+        if order is not None:
+            orders[found] = order
     if section in orders:
         return orders[section]
     seen = set(orders.values())
-    if not seen:
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _section_order(statements: Sequence[Existing]) -> str | None:
+    """The order of kinds one section's statements show (see `_kind_order`)."""
+    kinds = [statement.kind for statement in statements]
+    changes = sum(1 for a, b in itertools.pairwise(kinds) if a != b)
+    if not changes:
         return None
-    return seen.pop() if len(seen) == 1 else MIXED
+    by_name = all(_mixed(a.key, False) <= _mixed(b.key, False)
+                  for a, b in itertools.pairwise(statements))
+    if changes == 1:
+        if kinds[0] == 0:
+            return PLAIN_FIRST  # the default's order (sorted by name too or not)
+        return MIXED if by_name else FROM_FIRST
+    return MIXED if by_name else None  # interleaved: sorted by name, or not sorted
 
 
 def _mixed(key: SortKey, force_sorted: bool) -> SortKey:
