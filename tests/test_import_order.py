@@ -173,3 +173,42 @@ def test_relative_imports_sort_furthest_first(tmp_path: Path, source: str, new: 
          "--no-cache", "--output-format", "concise", "pkg/sub/train.py"],
         cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + result
+
+
+@pytest.mark.parametrize(("source", "new", "expected"), [
+    # From-imports first (catalyst's order): a plain import among the plain ones...
+    ("from typing import Any\nimport collections\nimport os\n\nimport torch\n",
+     NewImport("shutil"),
+     "from typing import Any\nimport collections\nimport os\nimport shutil\n\nimport torch\n"),
+    # ... a from-import among the from-imports, before the plain ones
+    ("from typing import Any\nimport os\n\nimport torch\n", NewImport("zipfile", "ZipFile"),
+     "from typing import Any\nfrom zipfile import ZipFile\nimport os\n\nimport torch\n"),
+    ("from typing import Any\nimport os\n\nimport torch\n",
+     NewImport("collections", "OrderedDict"),
+     "from collections import OrderedDict\nfrom typing import Any\nimport os\n\n"
+     "import torch\n"),
+    # Sorted together by hand, with no setting saying so: by module name, as isort's
+    # force-sort-within-sections would
+    ("from collections import namedtuple\nimport os\nfrom typing import Any\n"
+     "import warnings\n", NewImport("typing"),
+     "from collections import namedtuple\nimport os\nimport typing\nfrom typing import Any\n"
+     "import warnings\n"),
+    ("from collections import namedtuple\nimport os\nfrom typing import Any\n"
+     "import warnings\n", NewImport("abc"),
+     "import abc\nfrom collections import namedtuple\nimport os\nfrom typing import Any\n"
+     "import warnings\n"),
+    # Interleaved but not sorted by name (pytorch-accelerated's `import warnings` after
+    # its from-imports): no order to read, the settings' order among the plain imports
+    ("import math\nimport os\nfrom enum import Enum\nfrom typing import Iterable\n"
+     "import warnings\n", NewImport("shutil"),
+     "import math\nimport os\nimport shutil\nfrom enum import Enum\n"
+     "from typing import Iterable\nimport warnings\n"),
+    # The first of its kind in its section: where the file's other sections put that kind
+    ("import os\n\nfrom torch import nn\nimport numpy\n", NewImport("typing", "Any"),
+     "from typing import Any\nimport os\n\nfrom torch import nn\nimport numpy\n"),
+    ("import os\n\nimport numpy\nfrom torch import nn\n", NewImport("typing", "Any"),
+     "import os\nfrom typing import Any\n\nimport numpy\nfrom torch import nn\n"),
+])
+def test_imports_follow_the_files_own_order(tmp_path: Path, source: str, new: NewImport,
+                                            expected: str) -> None:
+    assert with_imports(tmp_path, source, new, name="script.py") == expected

@@ -42,6 +42,8 @@ TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
 HELPER_MODES = ("auto", "inline", "module")
 # The project-wide fact "auto" reads: how many modules of a package atomic-save rewrites.
 SAVING_MODULES = "atomic-save/saving-modules"  # "<codemod>/<fact>": see register_derived_fact
+# The project's own functions named as library savers (see `own_savers`).
+OWN_SAVERS = "atomic-save/own-savers"
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
 # `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
@@ -253,6 +255,27 @@ TIMERS = frozenset(
     {"default_timer", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
      "process_time", "process_time_ns", "time", "time_ns"}
 )
+# Library savers that write a checkpoint folder's bulk in place, by method name: a
+# torch.save beside one of them, into the same folder, makes one small file of a
+# multi-file checkpoint atomic while the rest is written in place (pytorch-accelerated's
+# `accelerator.save_state(dir)` then `torch.save(metadata, dir / "trainer_metadata.pt")`),
+# so a crash still leaves a torn checkpoint and the helper is noise. Each writes model
+# weights or training state, in place: `save_pretrained` (transformers, diffusers, peft,
+# huggingface_hub: config and weight shards), `save_state` (accelerate: model, optimizer,
+# scheduler, sampler and RNG files), `save_checkpoint` (DeepSpeed's engine, Lightning's
+# Trainer), `save_model` (transformers' Trainer, accelerate, mlflow, safetensors),
+# `save_16bit_model` (DeepSpeed), `save_lora_weights` (diffusers). Config writers
+# (`save_config`, `to_json_file`) are not among them: they write a small file beside
+# weights that torch.save writes, the bulk, whose atomicity is worth having. A method of
+# one of these names defined in the project may be the project's own torch.save
+# wrapper (neuraloperator's `model.save_checkpoint(dir, name)`), which atomic-save makes
+# atomic too: such a call does not count (see `own_savers`).
+LIBRARY_SAVERS = frozenset(
+    {"save_pretrained", "save_state", "save_checkpoint", "save_model", "save_16bit_model",
+     "save_lora_weights"}
+)
+# safetensors' savers, by qualified name (`save_file` is too common a name to go by).
+SAFETENSORS_SAVERS = frozenset({"save_file", "save_model"})
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
 CALL_MESSAGE = (
@@ -270,6 +293,10 @@ OPEN_MESSAGE = (
     "the open file instead, or drop the open"
 )
 
+FOLDER_REASON = (
+    " (the rest of this checkpoint folder is written in place by `{saver}` on line "
+    "{line}: a crash still leaves the folder torn, and one atomic file in it is noise)"
+)
 EXAMPLE_REASON = " (example code: its checkpoints are not resumed from)"
 CONVERSION_REASON = (" (a one-shot conversion script: its output is made again by running it "
                      "again)")
@@ -382,7 +409,13 @@ class AtomicSave(Codemod):
     standard library group of the imports, in the project's sort order (ruff's or isort's
     settings: `force-sort-within-sections` mixes plain and from-imports, `length-sort`
     puts shorter module names first; a new group
-    before the others if the file has none), so isort and ruff's `I001` stay happy. The
+    before the others if the file has none), so isort and ruff's `I001` stay happy; the
+    file's own order wins within the group (a plain import among the plain ones, the
+    kinds placed as the file places them: catalyst's `from typing import ...` stays above
+    `import collections` and the new plain imports). Where the module binds
+    `typing.Any` already (`from typing import Any`, `import typing as t`), at module
+    level before the helper, the helper's annotations use it and `typing` is not
+    imported. The
     helper is annotated, RUF021-clean and formatter-stable: black and ruff format leave
     it as it is at any line length from 79 up (where ruff's `PTH` rules are on, it is
     written with pathlib and imports `pathlib`; where darglint checks docstrings, its
@@ -512,7 +545,12 @@ class AtomicSave(Codemod):
     example code: files below `examples/`, `demos/`, `tutorials/`, `notebooks/` or
     `docs/` (below the folder torchfix runs in), named `demo_*.py`, `example_*.py` or
     `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts (`# %%`, `# In[1]:`
-    cells): nobody resumes from their checkpoints; and every save in a one-shot
+    cells): nobody resumes from their checkpoints; and a save into a checkpoint folder
+    whose other files a library saver writes in place in the same function
+    (`accelerator.save_state(dir)`, `model.save_pretrained(dir)`, safetensors'
+    `save_file`: `LIBRARY_SAVERS`), the two running together and the saver no method the
+    project defines itself: a crash still tears the folder, one atomic file in it is
+    noise (several torch.saves into one folder are rewritten); and every save in a one-shot
     conversion script (below `model_converters/` or `converters/`, or named
     `convert_*.py`): its output is made again by running it again. **Reported**, not
     rewritten: a save to
@@ -572,7 +610,12 @@ class AtomicSave(Codemod):
                 else (node, decision, message)
                 for node, decision, message in decisions
             ]
-        plan, blocker, creates = _Helper(file, facts, cls).decide()
+        # The first top-level statement running a rewritten save while the module is
+        # imported: the inline helper goes before it (see HelperPlan.anchors).
+        limit = min((index for node, _, _ in decisions
+                     if (index := facts.import_time_statement(node)) is not None),
+                    default=len(file.tree.body))
+        plan, blocker, creates = _Helper(file, facts, cls, limit).decide()
         per_line = Counter(node.lineno for node, _, _ in decisions)
         for node, decision, message in decisions:
             if blocker is not None:
@@ -715,6 +758,10 @@ class _Facts:
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
+        saver = self._library_saver_beside(destination, call)
+        if saver is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + FOLDER_REASON.format(
+                saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
         return Safety.SAFE, CALL_MESSAGE
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
@@ -1063,6 +1110,119 @@ class _Facts:
                     or any(_is_command(decorator) for decorator in ancestor.decorator_list))
         return True  # module level: a script's statements
 
+    def _library_saver_beside(self, destination: ast.expr, call: ast.Call
+                              ) -> ast.Call | None:
+        """A library saver (`LIBRARY_SAVERS`, safetensors') called in the same function,
+        into the folder the save writes to, where both run together: the checkpoint's
+        other files are written in place, and this one alone made atomic changes
+        nothing of what a crash leaves. The folder is shared where the saver's
+        arguments and the destination name the same variable or attribute
+        (`output_dir`, `self.args.output_dir`), directly or through assignments in the
+        function. A saver in another branch of an `if` or `try`, or one the save's own
+        branch returns before (or after), does not run with it; nor does a method the
+        project defines itself (its own torch.save wrapper, see `own_savers`)."""
+        function = self.model.enclosing_function(call)
+        container: ast.AST = function if function is not None else self.tree
+        scope = self.model.scope_created_by(function) if function is not None \
+            else self.model.module_scope
+        names: set[str] | None = None
+        calls = sorted((node for node in ast.walk(container)
+                        if isinstance(node, ast.Call) and node is not call),
+                       key=lambda node: (node.lineno, node.col_offset))
+        for other in calls:
+            saver = self._library_saver(other)
+            if saver is None or self.model.enclosing_function(other) is not function:
+                continue
+            if saver in self._own_savers():
+                continue
+            if names is None:
+                names = self._path_names(destination, scope, set())
+            arguments = [*other.args, *(k.value for k in other.keywords)]
+            if not any(names & self._path_names(a, scope, set()) for a in arguments):
+                continue
+            if self._run_together(call, other):
+                return other
+        return None
+
+    def _library_saver(self, call: ast.Call) -> str | None:
+        """The saver's name if the call is a library saver that writes in place."""
+        qualified = self.model.qualified_name(call.func) or ""
+        if qualified.startswith("safetensors.") and \
+                qualified.rsplit(".", 1)[-1] in SAFETENSORS_SAVERS:
+            return qualified.rsplit(".", 1)[-1]
+        if isinstance(call.func, ast.Attribute) and call.func.attr in LIBRARY_SAVERS:
+            return call.func.attr
+        return None
+
+    def _own_savers(self) -> frozenset[str]:
+        """The library savers' names that the project defines functions of."""
+        fact = self.file.project.derived(OWN_SAVERS, str(self.file.project.root))
+        return frozenset(fact.split(",")) - {""}
+
+    def _path_names(self, node: ast.AST, scope: object, seen: set[int]) -> set[str]:
+        """The variables and attributes (`output_dir`, `self.args.output_dir`) a path
+        expression is built from, through assignments in `scope`: what the folder is
+        named by. Not the functions it calls (`os.path.join`, `str`), imported names,
+        nor a bare `self` or `cls`. `seen`: the bindings followed already (each once)."""
+        found: set[str] = set()
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):  # output_dir.joinpath("x.pt")
+                found |= self._path_names(node.func.value, scope, seen)
+            for argument in (*node.args, *(k.value for k in node.keywords)):
+                found |= self._path_names(argument, scope, seen)
+            return found
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name):  # a name, or a chain of attributes of one
+            dotted = _dotted(node)
+            bindings = self.model.bindings(root)
+            if bindings and all(b.is_import for b in bindings):
+                return found  # a module or an imported name: names no folder
+            if dotted not in ("self", "cls"):
+                found.add(dotted)
+            if isinstance(node, ast.Name):
+                for binding in bindings:
+                    if binding.scope is scope and id(binding) not in seen and \
+                            binding.kind is BindingKind.ASSIGNMENT and \
+                            binding.value is not None:
+                        seen.add(id(binding))
+                        found |= self._path_names(binding.value, scope, seen)
+            return found
+        for child in ast.iter_child_nodes(node):
+            found |= self._path_names(child, scope, seen)
+        return found
+
+    def _run_together(self, first: ast.expr, second: ast.expr) -> bool:
+        """Whether two calls of one function both run in one call of it: not in two
+        branches of an `if`, `try` or `match`, and the earlier one's branch does not
+        `return` or `raise` before the later one (`if sp is None: torch.save(...);
+        return`, then `model.save_pretrained(...)`)."""
+        if (second.lineno, second.col_offset) < (first.lineno, first.col_offset):
+            first, second = second, first
+        second_at = {id(parent): (field_name, index)
+                     for parent, field_name, _, index in _block_path(self.model, second)}
+        for parent, field_name, block, index in _block_path(self.model, first):
+            if id(parent) not in second_at:
+                if _leaves(block[index + 1:]):
+                    return False  # the first one's branch leaves before the second runs
+                continue
+            # the innermost node holding both
+            other_field, other_index = second_at[id(parent)]
+            if isinstance(parent, ast.If) and other_field != field_name:
+                return False  # the body and the else branch
+            if isinstance(parent, (ast.Try, ast.TryStar)):
+                if "handlers" in (field_name, other_field) and \
+                        (field_name, index) != (other_field, other_index) and \
+                        "finalbody" not in (field_name, other_field):
+                    return False  # an except clause, and what it handles or another one
+                if other_field != field_name:
+                    return True
+            if isinstance(parent, ast.Match):
+                return index == other_index
+            return other_field != field_name or not _leaves(block[index + 1:other_index])
+        return True
+
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""
         statement = self.model.statement(call)
@@ -1179,11 +1339,13 @@ class _Facts:
 class _Helper:
     """How the rewritten references reach the helper in this file, and what that needs."""
 
-    def __init__(self, file: FileContext, facts: _Facts, codemod: type[Codemod]) -> None:
+    def __init__(self, file: FileContext, facts: _Facts, codemod: type[Codemod],
+                 limit: int) -> None:
         self.file = file
         self.facts = facts
         self.model = facts.model
         self.mode = file.option("helper", codemod)
+        self.limit = limit  # the inline helper goes before this top-level statement
 
     def decide(self) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
         """(the plan, None, files to create), or (None, why not, ())."""
@@ -1216,7 +1378,11 @@ class _Helper:
             blocker = ("torch is imported only inside functions here, so a helper at module "
                        "level cannot reach it")
         pathlib = wants_pathlib(self.file)
-        modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        modules: tuple[str, ...] = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+        anchors = _helper_anchors(self.file.tree)
+        any_name = self._any_name(max(a for a in anchors if a <= self.limit))
+        if any_name is not None:  # the module's own `Any`: no `import typing`
+            modules = tuple(module for module in modules if module != "typing")
         blocker = blocker or self._clashes(modules)
         if blocker is not None:
             return None, blocker, ()
@@ -1227,9 +1393,34 @@ class _Helper:
         template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
         style = self.file.project.darglint_style()
         definition = documented(template, style).format(name=HELPER, save=save)
+        if any_name is not None:
+            definition = definition.replace("typing.Any", any_name)
         quote = self.file.project.formatter_settings().quote
-        return HelperPlan(HELPER, imports, definition, _helper_anchors(self.file.tree),
-                          quote), None, ()
+        return HelperPlan(HELPER, imports, definition, anchors, quote), None, ()
+
+    def _any_name(self, before: int) -> str | None:
+        """How the helper's annotations reach `typing.Any` through what the module
+        imports already, so that it needs no `import typing`: a name bound to it
+        (`from typing import Any`, as is), else an alias of typing (`import typing as
+        t`: `t.Any`). Only names every module-level binding of which is that import,
+        made by a top-level statement before statement `before` (where the helper
+        goes: not under `if TYPE_CHECKING:`, not rebound later). None: neither (or
+        `typing` itself is imported); the helper says `typing.Any`."""
+        scope = self.model.module_scope
+        body = self.file.tree.body
+
+        def imported(name: str, qualified: str) -> bool:
+            bindings = scope.local(name)
+            return bool(bindings) and all(
+                binding.is_import and binding.qualified_name == qualified
+                and any(binding.statement is statement for statement in body[:before])
+                for binding in bindings)
+
+        names = sorted(scope.bindings, key=lambda name: (name != "Any", name))
+        found = next((name for name in names if imported(name, "typing.Any")), None)
+        if found is not None or scope.local("typing"):
+            return found  # None: `typing.Any` (or `typing` clashes: reported as before)
+        return next((f"{name}.Any" for name in names if imported(name, "typing")), None)
 
     def _save_expression(self) -> str | None:
         """How module-level code reaches torch.save: `torch.save`, `th.save`, `save`..."""
@@ -1361,6 +1552,46 @@ def _rewrites_a_save(project: Project, path: Path) -> bool:
 
 
 register_derived_fact(SAVING_MODULES, saving_modules)
+
+
+def own_savers(project: Project, root: str) -> str:
+    """The names of `LIBRARY_SAVERS` that the project below `root` defines functions or
+    methods of, comma-separated: a call of one of those may be the project's own
+    torch.save wrapper, not a library's saver. Tests aside. Only files holding
+    `def save_` are parsed; each file's answer is remembered by the scan memo."""
+    memo = project.memo(OWN_SAVERS.replace("/", "-"))
+    found: set[str] = set()
+    for path in sorted(Path(root).rglob("*.py")):
+        if is_test_path(path) or any(
+                part.startswith(".") or part in ("build", "site-packages", "node_modules")
+                for part in path.relative_to(root).parts[:-1]):
+            continue
+        names = (_defined_savers(path) if memo is None
+                 else memo.result(path, str(path), _defined_savers))
+        found.update(names)
+    if memo is not None:
+        memo.save()
+    return ",".join(sorted(found))
+
+
+def _defined_savers(path: Path) -> list[str]:
+    """The names of `LIBRARY_SAVERS` the module at `path` defines functions of."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    if b"def save_" not in data:
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+    return sorted({node.name for node in ast.walk(tree)
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and node.name in LIBRARY_SAVERS})
+
+
+register_derived_fact(OWN_SAVERS, own_savers)
 
 
 def helper_module_source(quote: str = '"', pathlib: bool = False,
@@ -1674,6 +1905,28 @@ def _is_command(decorator: ast.expr) -> bool:
     if isinstance(decorator, ast.Call):
         decorator = decorator.func
     return isinstance(decorator, ast.Attribute) and decorator.attr in COMMAND_DECORATORS
+
+
+def _block_path(model: SemanticModel, node: ast.AST
+                ) -> Iterator[tuple[ast.AST, str, list[ast.AST], int]]:
+    """(parent, field, the list, index) for each statement list holding `node` (or an
+    ancestor of it), innermost first, up to its function's body (or the module's)."""
+    child: ast.AST = node
+    for parent in model.ancestors(node):
+        for field_name, value in ast.iter_fields(parent):
+            if isinstance(value, list) and any(item is child for item in value):
+                index = next(i for i, item in enumerate(value) if item is child)
+                yield parent, field_name, value, index
+                break
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        child = parent
+
+
+def _leaves(statements: Sequence[ast.AST]) -> bool:
+    """Whether one of these statements returns or raises (what follows them, outside
+    their block, does not run after them)."""
+    return any(isinstance(statement, (ast.Return, ast.Raise)) for statement in statements)
 
 
 def _reads_timer(statement: ast.stmt) -> bool:

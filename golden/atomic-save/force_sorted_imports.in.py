@@ -5,11 +5,11 @@ from collections.abc import Callable
 from copy import deepcopy
 import logging
 import os
-from typing import Any, Optional
+from typing import Optional
 import warnings
 
 import torch
 
 
-def save_checkpoints(checkpoints: Any, folder: str) -> None:
+def save_checkpoints(checkpoints: Optional[dict], folder: str) -> None:
     torch.save(checkpoints, os.path.join(folder, "checkpoints.pt"))

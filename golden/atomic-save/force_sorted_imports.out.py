@@ -8,7 +8,7 @@ import os
 import shutil
 import tempfile
 import typing
-from typing import Any, Optional
+from typing import Optional
 import warnings
 
 import torch
@@ -69,5 +69,5 @@ def _torchfix_atomic_save(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 
 
-def save_checkpoints(checkpoints: Any, folder: str) -> None:
+def save_checkpoints(checkpoints: Optional[dict], folder: str) -> None:
     _torchfix_atomic_save(checkpoints, os.path.join(folder, "checkpoints.pt"))

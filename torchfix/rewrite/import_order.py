@@ -23,10 +23,12 @@ No libcst here: `check` never needs it.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from torchfix.model.import_settings import ImportSettings
 from torchfix.rewrite.contract import FileContext
@@ -89,16 +91,21 @@ def plan_imports(file: FileContext, imports: Sequence[NewImport]
         if start < len(body):
             return (ImportInsertion(start, False, statements, True),)
         return (ImportInsertion(max(start - 1, 0), True, statements, True),)
-    block: list[tuple[int, int, SortKey]] = []  # (index, section, key)
+    block: list[Existing] = []
     index = first
     while index < len(body) and isinstance(body[index], (ast.Import, ast.ImportFrom)):
-        block.append((index, *_classify(file, settings, body[index])))  # type: ignore[arg-type]
+        statement = body[index]
+        block.append(Existing(index, *_classify(file, settings, statement),  # type: ignore[arg-type]
+                              int(isinstance(statement, ast.ImportFrom))))
         index += 1
     places: dict[tuple[int, bool, bool], list[str]] = {}
     for new in ordered:
         section = _section(file, settings, new.module, new.level)
-        places.setdefault(_place(block, section, new.key(settings)), []).append(
-            new.statement)
+        kind = 0 if new.name is None else 1
+        kinds = _kind_order(block, settings, section)
+        places.setdefault(_place(block, section, new.key(settings), kind, kinds,
+                                 settings.force_sort_within_sections),
+                          []).append(new.statement)
     return tuple(ImportInsertion(index, after, tuple(statements), new_group)
                  for (index, after, new_group), statements in sorted(places.items()))
 
@@ -108,19 +115,98 @@ def is_docstring(statement: ast.stmt) -> bool:
             and isinstance(statement.value.value, str))
 
 
-def _place(block: Sequence[tuple[int, int, SortKey]], section: int,
-           key: SortKey) -> tuple[int, bool, bool]:
-    """(statement index, after it, new group) for one import."""
-    same = [(index, existing) for index, found, existing in block if found == section]
-    for position, (index, existing) in enumerate(same):
-        if existing > key:
-            return (same[position - 1][0], True, False) if position else (index, False, False)
-    if same:
-        return same[-1][0], True, False
-    later = [index for index, found, _ in block if found > section]
-    if later:
-        return later[0], False, True
-    return block[-1][0], True, True
+class Existing(NamedTuple):
+    """An import statement of the file's first import block."""
+
+    statement: int  # its index among the module's top-level statements
+    section: int
+    key: SortKey
+    kind: int  # 0: `import x`, 1: `from x import y`
+
+
+# How a file orders the two kinds of import statements within a section.
+PLAIN_FIRST, FROM_FIRST, MIXED = "plain-first", "from-first", "mixed"
+
+
+def _kind_order(block: Sequence[Existing], settings: ImportSettings,
+                section: int) -> str | None:
+    """How the file orders plain and from-imports in `section`: plain ones first (ruff's
+    and isort's default), from-imports first (isort's `from_first`, or a file sorted by
+    hand so: catalyst's `from typing import ...` above `import collections`), or the
+    two sorted together by module name (`force-sort-within-sections`, set or not).
+    Read off the section itself where it holds both kinds in one of those orders, else
+    off the file's other sections where they agree; None where nothing says (one kind
+    only, or no order: the settings decide)."""
+    if settings.force_sort_within_sections:
+        return MIXED
+    orders: dict[int, str] = {}
+    for found in sorted({existing.section for existing in block}):
+        order = _section_order([e for e in block if e.section == found])
+        if order is not None:
+            orders[found] = order
+    if section in orders:
+        return orders[section]
+    seen = set(orders.values())
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _section_order(statements: Sequence[Existing]) -> str | None:
+    """The order of kinds one section's statements show (see `_kind_order`)."""
+    kinds = [statement.kind for statement in statements]
+    changes = sum(1 for a, b in itertools.pairwise(kinds) if a != b)
+    if not changes:
+        return None
+    by_name = all(_mixed(a.key, False) <= _mixed(b.key, False)
+                  for a, b in itertools.pairwise(statements))
+    if changes == 1:
+        if kinds[0] == 0:
+            return PLAIN_FIRST  # the default's order (sorted by name too or not)
+        return MIXED if by_name else FROM_FIRST
+    return MIXED if by_name else None  # interleaved: sorted by name, or not sorted
+
+
+def _mixed(key: SortKey, force_sorted: bool) -> SortKey:
+    """A sort key of `_key` as force-sort-within-sections has it: the kind last."""
+    return key if force_sorted else (*key[1:], key[0])
+
+
+def _place(block: Sequence[Existing], section: int, key: SortKey, kind: int,
+           kinds: str | None = None, force_sorted: bool = False) -> tuple[int, bool, bool]:
+    """(statement index, after it, new group) for one import of `kind` (0 plain, 1
+    from), in the file's own order: among the section's statements of its kind, after
+    the last one that sorts before it (the file's order of those, whatever the
+    settings say of the other kind); between those, among statements of the other
+    kind, as the file orders the kinds (`_kind_order`), by `key` where it mixes them."""
+    same = [existing for existing in block if existing.section == section]
+    if not same:
+        later = [existing.statement for existing in block if existing.section > section]
+        if later:
+            return later[0], False, True
+        return block[-1].statement, True, True
+    kin = [position for position, existing in enumerate(same) if existing.kind == kind]
+    if kin:
+        upper = next((p for p in kin if same[p].key > key), len(same))
+        lower = max((p for p in kin if p < upper), default=-1)
+        between = range(lower + 1, upper)  # statements of the other kind only
+        if not between:
+            position = upper
+        elif kinds == MIXED:  # by module name, then kind: force-sort-within-sections'
+            position = next((p for p in between if _mixed(same[p].key, force_sorted)
+                             > _mixed(key, force_sorted)), upper)
+        elif kinds is None:
+            position = next((p for p in between if same[p].key > key), upper)
+        else:  # the kind the file puts first goes before the other kind's statements
+            first = 0 if kinds == PLAIN_FIRST else 1
+            position = between.start if kind == first else upper
+    else:
+        position = next((p for p, existing in enumerate(same) if existing.key > key),
+                        len(same))
+        if kinds in (PLAIN_FIRST, FROM_FIRST):  # the first of its kind: where they go
+            first = 0 if kinds == PLAIN_FIRST else 1
+            position = 0 if kind == first else len(same)
+    if position:
+        return same[position - 1].statement, True, False
+    return same[0].statement, False, False
 
 
 def _key(settings: ImportSettings, module: str, kind: int, level: int = 0) -> SortKey:
