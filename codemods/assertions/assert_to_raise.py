@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -19,6 +18,7 @@ from pathlib import Path
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
 from torchfix.model.test_code import is_example_code, is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
@@ -1616,17 +1616,11 @@ def raises_documented(project: Project, root: str) -> str:
     else "". Each file's part is remembered between runs (`raise_documentation`)."""
     memo = project.memo(RAISES_DOCUMENTED.replace("/", "-"))
     documenting = raising = 0
-    for folder, folders, files in os.walk(root):
-        folders[:] = sorted(name for name in folders if not name.startswith(".") and name
-                            not in ("build", "dist", "site-packages", "node_modules", "venv"))
-        for name in sorted(files):
-            path = Path(folder, name)
-            if not name.endswith(".py") or is_test_path(path):
-                continue
-            counts = (raise_documentation(path) if memo is None
-                      else memo.result(path, str(path), raise_documentation))
-            documenting += counts[0]
-            raising += counts[1]
+    for path in project_modules(root):
+        counts = (raise_documentation(path) if memo is None
+                  else memo.result(path, str(path), raise_documentation))
+        documenting += counts[0]
+        raising += counts[1]
     if memo is not None:
         memo.save()
     follows = (documenting >= RAISES_DOCUMENTED_MIN

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from torchfix.model.facts import Parameter, ParameterKind
 from torchfix.model.project import Project, module_name_for, register_derived_fact
+from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import BindingKind
-from torchfix.model.test_code import is_test_path
 
 if TYPE_CHECKING:
     from torchfix.model.semantic import SemanticModel
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 # "<codemod>/<fact>" (see `register_derived_fact`).
 INSTANTIATIONS = "assert-to-raise/instantiations"  # name: the top-level package
 COMPONENT = "assert-to-raise/component"  # name: the class's qualified name
-_SKIPPED_FOLDERS = ("build", "dist", "site-packages", "node_modules", "venv")
 # Subpackages whose code uses the package as its users do: what they build is no component.
 _USER_CODE = frozenset({"examples", "example", "demos", "demo", "recipes", "scripts",
                         "notebooks", "benchmarks", "tutorials"})
@@ -129,17 +127,11 @@ def instantiations(project: Project, top: str) -> str:
     root = path.parent
     memo = project.memo(INSTANTIATIONS.replace("/", "-"))
     found: dict[str, list[dict[str, Any]]] = {}
-    for folder, folders, files in os.walk(root):
-        folders[:] = sorted(name for name in folders if not name.startswith(".")
-                            and name not in _SKIPPED_FOLDERS)
-        for name in sorted(files):
-            file = Path(folder, name)
-            if not name.endswith(".py") or is_test_path(file):
-                continue
-            calls = (_calls(file, top) if memo is None
-                     else memo.result(file, f"{top}:{file}", lambda f: _calls(f, top)))
-            for callee, call in calls:
-                found.setdefault(callee, []).append(call)
+    for file in project_modules(root):
+        calls = (_calls(file, top) if memo is None
+                 else memo.result(file, f"{top}:{file}", lambda f: _calls(f, top)))
+        for callee, call in calls:
+            found.setdefault(callee, []).append(call)
     if memo is not None:
         memo.save()
     return json.dumps(dict(sorted(found.items())), sort_keys=True)

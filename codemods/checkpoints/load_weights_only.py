@@ -9,8 +9,8 @@ from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
-from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import (
     AddKeyword,
     Codemod,
@@ -666,19 +666,11 @@ def state_dict_overrides(project: Project, root: str) -> str:
     overrides `state_dict`; each file's answer is remembered between runs."""
     memo = project.memo(STATE_DICT_OVERRIDES.replace("/", "-"))
     found = ""
-    for folder, folders, files in os.walk(root):
-        folders[:] = sorted(name for name in folders if not name.startswith(".")
-                            and name not in ("build", "dist", "site-packages", "node_modules"))
-        for name in sorted(files):
-            path = Path(folder, name)
-            if not name.endswith(".py") or is_test_path(path):
-                continue
-            answer = (_state_dict_override(path) if memo is None
-                      else memo.result(path, str(path), _state_dict_override))
-            if answer:
-                found = f"{answer} at {os.path.relpath(path, root)}"
-                break
-        if found:
+    for path in project_modules(root):
+        answer = (_state_dict_override(path) if memo is None
+                  else memo.result(path, str(path), _state_dict_override))
+        if answer:
+            found = f"{answer} at {os.path.relpath(path, root)}"
             break
     if memo is not None:
         memo.save()

@@ -15,9 +15,11 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from torchfix.model.test_code import is_test_path
 
 
 class ScanMemo:
@@ -96,6 +98,23 @@ class ScanMemo:
 # within the same tick of the file system's clock, keeping its size and modification time
 # (git's "racily clean" entries): a stamp holding such a file is never trusted.
 _RACY_NS = 2_000_000_000
+
+
+# Folders below a project root that hold no module of its own.
+SKIPPED_FOLDERS = frozenset({"build", "dist", "site-packages", "node_modules", "venv"})
+
+
+def project_modules(root: str | Path) -> Iterator[Path]:
+    """The Python files below `root` that are the project's own code, in sorted order:
+    test files and hidden, build and environment folders aside. The scans that derive a
+    project fact from every module walk these."""
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(name for name in folders
+                            if not name.startswith(".") and name not in SKIPPED_FOLDERS)
+        for name in sorted(files):
+            path = Path(folder, name)
+            if name.endswith(".py") and not is_test_path(path):
+                yield path
 
 
 def tree_stamp(root: Path) -> str | None:
