@@ -476,3 +476,26 @@ def test_each_change_gets_only_its_own_codemods_edits_whatever_the_order(tmp_pat
     assert edits["strict-load-state-dict"] == [", strict=True"]
     assert "_torchfix_atomic_save" in "".join(edits["atomic-save"])
     assert ", strict=True" not in edits["atomic-save"]
+
+
+
+def test_an_inserted_helper_belongs_to_its_codemod_not_to_every_change():
+    # torchdistill's main_util.py: difflib put the whole file's helper insertion at line
+    # 14 (before the blank line), atomic-save's own diff at line 15 (after it); the
+    # assert-to-raise changes far below must not carry the helper: applied alone, their
+    # edits would add a function whose imports they do not add.
+    from torchfix.output.fixes import Edit, attach
+    from torchfix.rewrite.changes import Change, Safety
+
+    def change(codemod: str, line: int) -> Change:
+        return Change(codemod=codemod, line=line, column=5, message="m",
+                      safety=Safety.UNSAFE, applied=True, end_line=line)
+
+    changes = [change("assert-to-raise", 155), change("assert-to-raise", 159),
+               change("atomic-save", 256)]
+    helper = Edit("\n\ndef _torchfix_atomic_save(obj, f):\n    ...\n", 14, 1, 14, 1)
+    imports = Edit("import shutil\n", 5, 1, 5, 1)
+    edited_lines = [("assert-to-raise", 155, 155), ("assert-to-raise", 159, 159),
+                    ("atomic-save", 5, 5), ("atomic-save", 15, 15), ("atomic-save", 256, 256)]
+    owned = attach(changes, [imports, helper], edited_lines)
+    assert owned == [(), (), (imports, helper)]

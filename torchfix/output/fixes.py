@@ -67,6 +67,17 @@ def attach(changes: Sequence[Change], edits: Sequence[Edit],
         last = max(last, edit.line)
         codemods = {name for name, first, end in edited_lines
                     if first <= last and edit.line <= end}
+        if not codemods and edited_lines:
+            # Blank lines around an inserted block (a helper after the imports) can put
+            # the whole file's diff and one codemod's diff a line or two apart: the
+            # nearest codemod's edit is the one, not every change of the file.
+            distance: dict[str, int] = {}
+            for name, first, end in edited_lines:
+                away = max(first - last, edit.line - end, 0)
+                distance[name] = min(away, distance.get(name, away))
+            nearest = min(distance.values())
+            if nearest <= _NEAR_LINES:
+                codemods = {name for name, away in distance.items() if away == nearest}
         candidates = [index for index in applied if changes[index].codemod in codemods] or \
             applied
         owners = [
@@ -78,6 +89,11 @@ def attach(changes: Sequence[Change], edits: Sequence[Edit],
         for index in owners:
             owned[index].append(edit)
     return [tuple(edits_of) for edits_of in owned]
+
+
+# How far apart (in lines) one edit's place in the whole file's diff and in its codemod's
+# own diff can be: the blank lines either side of an inserted block.
+_NEAR_LINES = 2
 
 
 def _end_line(change: Change) -> int:
