@@ -926,7 +926,10 @@ class _Decider:
             yield (f"`{name}` is already checked by the raise at line {line}: the assert "
                    "restates an internal invariant"), True
         project = self.file.project
-        if project.is_distribution() and not project.has_tests():
+        if project.is_built_distribution():
+            yield ("an unpacked sdist or wheel, not the repository: the tests it ships are a "
+                   "selection, and tests that expect AssertionError cannot be checked"), False
+        elif project.is_distribution() and not project.has_tests():
             yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
                    "expect AssertionError cannot be checked"), False
 

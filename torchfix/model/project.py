@@ -393,6 +393,15 @@ class Project:
         self._note("project:distribution", repr(found))
         return found
 
+    def is_built_distribution(self) -> bool:
+        """Whether the root is an unpacked sdist or wheel (`PKG-INFO` or `*.dist-info`, no
+        `.git`): not the repository, so the tests it holds are the ones its packaging
+        chose to ship, not its test suite."""
+        found = ((self.root / "PKG-INFO").is_file() or any(self.root.glob("*.dist-info"))
+                 ) and not (self.root / ".git").exists()
+        self._note("project:built-distribution", repr(found))
+        return found
+
     def assertion_expectations(self) -> tuple[Expectation, ...]:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
         `assertRaises`): the asserts those tests rely on must keep raising it."""
@@ -557,6 +566,8 @@ class Project:
                 return repr(self.has_tests())
             if key == "project:distribution":
                 return repr(self.is_distribution())
+            if key == "project:built-distribution":
+                return repr(self.is_built_distribution())
             if kind == "derived":
                 derived_kind, _, derived_name = name.partition(":")
                 if derived_kind not in _DERIVED and not self._register(derived_kind):
