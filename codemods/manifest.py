@@ -155,7 +155,7 @@ MANIFEST: tuple[tuple[str, str, tuple[str, ...], tuple[bytes, ...], bool], ...] 
      '.vision.singleton_import:TorchvisionSingletonImport',
      ('TOR203',),
      (b'import torchvision.',),
-     True),
+     False),
     ('dataloader-workers',
      '.data.dataloader_workers:DataloaderWorkers',
      ('TOR401',),
