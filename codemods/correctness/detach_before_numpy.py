@@ -12,7 +12,7 @@ from pathlib import Path
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.facts import Signature
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
-from torchfix.model.test_code import is_test_path
+from torchfix.model.test_code import identifier_words, is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 from .classes import Classes
@@ -114,6 +114,23 @@ INFERENCE_FUNCTIONS = frozenset({"predict", "infer", "inference"})
 INFERENCE_CLASS_SUFFIXES = ("Inference", "Predictor", "Pipeline")
 PLOTTING_STEMS = frozenset({"plot", "plots", "plotting", "visualization", "visualisation",
                             "visualize", "visualise", "viz"})
+# Methods that run a model for inference (under `no_grad` / `inference_mode`): Lightning's
+# `trainer.predict(...)`, DI-engine's `policy.eval(obs)` / `_forward_eval`, `model.infer(x)`.
+# (`eval` counts only with arguments: `model.eval()` returns the module.)
+INFERENCE_METHODS = frozenset({"predict", "infer", "inference", "forward_eval",
+                               "_forward_eval", "predict_step"})
+# Standard-library modules whose functions pick from or copy what they are given
+# (`random.sample(self.train_obs, n)`): their result comes from their arguments.
+PASS_THROUGH_MODULES = frozenset({"random", "copy", "itertools", "functools", "operator",
+                                  "collections", "heapq"})
+# Words in a name that say it holds collected data (a batch, observations, a replay buffer's
+# samples): a field read from it by key or attribute (`data['adv']`, `batch.obs`) is data.
+COLLECTED_DATA_WORDS = frozenset({"data", "batch", "obs", "observation", "observations",
+                                  "sample", "samples", "transition", "transitions", "rollout",
+                                  "rollouts", "trajectory", "trajectories", "experience",
+                                  "experiences", "buffer", "replay", "inputs"})
+# Words of a file's or folder's name that say it is a benchmark script.
+BENCHMARK_WORDS = frozenset({"benchmark", "benchmarks", "bench"})
 # Last word of a function's name that says it returns indices (`map_to_bucket_idx`).
 INDEX_FUNCTION_WORDS = frozenset({"idx", "idxs", "index", "indices", "ids"})
 MAX_DEPTH = 8
@@ -216,7 +233,8 @@ class DetachBeforeNumpy(Codemod):
             chain = _chain(receiver)
             if any(_stops_grad(step) for step in chain):
                 continue
-            if grad_disabled(model, call) or tensors.in_eval_hook(call):
+            if grad_disabled(model, call) or tensors.in_eval_hook(call) or \
+                    tensors.in_test_function(call):
                 continue
             kind = tensors.kind(receiver, MAX_DEPTH)
             if kind is Grad.NO:
@@ -266,6 +284,38 @@ def _is_plotting(path: Path) -> bool:
     stem = path.stem.lower()
     return stem in PLOTTING_STEMS or stem.endswith(("_plot", "_plots", "_plotting")) or \
         stem.startswith(("plot_", "plotting_"))
+
+
+def _is_benchmark(path: Path) -> bool:
+    """A benchmark script (`benchmark_*.py`, `scaling-md-benchmark.py`, `benchmarks/`): run
+    by hand, where a `.numpy()` that raised would be seen on the first run."""
+    absolute = Path(os.path.abspath(path))
+    with contextlib.suppress(ValueError):
+        absolute = absolute.relative_to(os.getcwd())
+    return bool(set(identifier_words(absolute.stem)) & BENCHMARK_WORDS) or any(
+        part.lower() in BENCHMARK_WORDS for part in absolute.parts[:-1])
+
+
+def _is_inference_call(call: ast.Call) -> bool:
+    """`trainer.predict(model, loader)`, `policy.eval(obs)`, `model.infer(x)`: a method that
+    runs a model for inference, under `no_grad` or `inference_mode`."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "eval":
+        return bool(call.args or call.keywords)
+    return func.attr in INFERENCE_METHODS
+
+
+def _collected_data(node: ast.expr) -> bool:
+    """`data['adv']`, `batch.obs`: a field of a value named as collected data."""
+    if not isinstance(node, (ast.Subscript, ast.Attribute)) or \
+            not isinstance(node.value, ast.Name):
+        return False
+    if isinstance(node, ast.Subscript) and not (
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+        return False
+    return bool(set(identifier_words(node.value.id)) & COLLECTED_DATA_WORDS)
 
 
 def _numpy_calls(tree: ast.Module) -> list[ast.Call]:
@@ -481,6 +531,11 @@ class _Tensors:
             return _combine([self.kind(e, depth) for e in expr.elts])
         if isinstance(expr, ast.IfExp):
             return _agree([self.kind(expr.body, depth), self.kind(expr.orelse, depth)])
+        if isinstance(expr, ast.Dict) and expr.values:
+            # `{"energy": e.detach(), "forces": f.detach()}`; a mix stays unknown (a key
+            # may hold indices next to a tensor in the graph).
+            values = [self.kind(v, depth) for v in expr.values]
+            return Grad.NO if all(v is Grad.NO for v in values) else Grad.UNKNOWN
         return Grad.UNKNOWN
 
     def _casts_to_integers(self, call: ast.Call) -> bool:
@@ -526,6 +581,22 @@ class _Tensors:
         return bool(returns) and all(
             r.value is not None and self.kind(r.value, depth - 2) is Grad.NO for r in returns)
 
+    def _function_returns_no_grad(self, func: ast.expr, depth: int) -> bool:
+        """`read_xyz(path)`, a function of this file every `return` of which gives values
+        that cannot require grad (`return torch.tensor(species), cell`, `return e.detach()`,
+        a dict of such values)."""
+        if not isinstance(func, ast.Name) or depth < 1:
+            return False
+        binding = self.reaching(func)
+        function = binding.node if binding is not None else None
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                any(a is function for a in self.model.ancestors(func)):
+            return False  # not a def of this file, or a recursive call
+        returns = [r for r in ast.walk(function) if isinstance(r, ast.Return)
+                   and self.model.enclosing_function(r) is function]
+        return bool(returns) and all(
+            r.value is not None and self.kind(r.value, depth - 2) is Grad.NO for r in returns)
+
     def _call_kind(self, call: ast.Call, depth: int) -> Grad:
         func = call.func
         qualified = self.model.qualified_name(func)
@@ -538,6 +609,8 @@ class _Tensors:
         if callee.lower().rsplit("_", 1)[-1] in INDEX_FUNCTION_WORDS and "_" in callee:
             return Grad.NO  # `bardist.map_to_bucket_idx(y)`: indices, by the function's name
         if self._declared_integer_result(func, qualified):
+            return Grad.NO
+        if self._function_returns_no_grad(func, depth):
             return Grad.NO
         if qualified is not None and qualified.split(".")[0] in ("numpy", *OTHER_FRAMEWORKS):
             return Grad.NO
@@ -703,10 +776,45 @@ class _Tensors:
         statement = self.model.statement(name)
         position = (name.lineno, name.col_offset)
         before = [b for b in found if b.position < position and not (
-            b.statement is statement and b.kind is BindingKind.ASSIGNMENT)]
+            b.statement is statement and b.kind is BindingKind.ASSIGNMENT)
+            and not self._other_branch(b, name)]
         if before:
             return before[-1]
         return found[-1] if found else None
+
+    def _other_branch(self, binding: Binding, use: ast.Name) -> bool:
+        """Whether `binding` is made in one arm of an `if` and `use` is read in another
+        (`elif self.dnn: im = im.cpu().numpy()` ... `elif self.onnx: im.cpu()`): it never
+        reaches the read."""
+        statement = binding.statement
+        if statement is None:
+            return False
+        use_ancestors = list(self.model.ancestors(use))
+        child: ast.AST = statement
+        for ancestor in self.model.ancestors(statement):
+            if isinstance(ancestor, ast.If) and any(a is ancestor for a in use_ancestors):
+                in_body = any(s is child for s in ancestor.body)
+                use_child = use_ancestors[[id(a) for a in use_ancestors].index(id(ancestor)) - 1] \
+                    if use_ancestors[0] is not ancestor else use
+                use_in_body = any(s is use_child for s in ancestor.body)
+                return in_body != use_in_body and use_child is not ancestor.test and \
+                    not self._in_loop(ancestor)
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                     ast.ClassDef, ast.Module)):
+                return False
+            child = ancestor
+        return False
+
+    def _in_loop(self, node: ast.AST) -> bool:
+        """Whether `node` is in a loop of its function (a later iteration can see what
+        another arm of an `if` bound)."""
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While)):
+                return True
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                     ast.ClassDef)):
+                return False
+        return False
 
     def _name_kind(self, name: ast.Name, depth: int) -> Grad:
         binding = self.reaching(name)
@@ -871,8 +979,11 @@ class _Tensors:
             qualified = self.model.qualified_name(func)
             if qualified == "typing.cast" and len(expr.args) == 2:
                 return self.computed_here(expr.args[1], depth)
-            if qualified is not None and qualified.split(".")[0] == "torch":
+            if qualified is not None and qualified.split(".")[0] in (
+                    "torch", *PASS_THROUGH_MODULES):
                 return any(self.computed_here(a, depth - 1) for a in expr.args)
+            if _is_inference_call(expr):
+                return False  # trainer.predict(...), policy.eval(obs): run under no_grad
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
                     self.classes.is_self(func.value):
                 return True  # self.layer(x), self.method(x)
@@ -886,6 +997,8 @@ class _Tensors:
         if isinstance(expr, (ast.Attribute, ast.Subscript)):
             if isinstance(expr.value, ast.Name) and self.classes.is_self(expr.value):
                 return False
+            if _collected_data(expr) and self._handed_in(expr.value, depth):  # type: ignore[arg-type]
+                return False  # data['adv'], batch.obs: a field of collected data
             return self.computed_here(expr.value, depth)
         if isinstance(expr, ast.BinOp):
             return self.computed_here(expr.left, depth) or self.computed_here(expr.right, depth)
@@ -904,6 +1017,23 @@ class _Tensors:
             return isinstance(statement, ast.Assign) and self.computed_here(
                 statement.value, depth - 1)
         return False
+
+    def _handed_in(self, name: ast.Name, depth: int) -> bool:
+        """Whether `name` holds what was handed in (a parameter, a loop variable), or a
+        transform of that (`data = to_device(data, device)`), rather than what a call made
+        (`batch = model(x)`)."""
+        binding = self.reaching(name)
+        if binding is None or depth < 0:
+            return False
+        if binding.kind in (BindingKind.PARAMETER, BindingKind.LOOP,
+                            BindingKind.COMPREHENSION):
+            return True
+        value = binding.value
+        if binding.kind is not BindingKind.ASSIGNMENT or not isinstance(value, ast.Call):
+            return False
+        same = [a for a in [*value.args, *(k.value for k in value.keywords)]
+                if isinstance(a, ast.Name) and a.id == name.id]
+        return bool(same) and self._handed_in(same[0], depth - 1)
 
     # -- modules -------------------------------------------------------------------------
 
@@ -957,7 +1087,7 @@ class _Tensors:
         (`*Inference`, `*Predictor`, `*Pipeline`, itself or a base); a function that (or
         whose enclosing function) runs code under `inference_mode`, a `predict*` / `infer`
         function, a pre/post-processing function; a plotting module."""
-        if _is_plotting(self.file.path):
+        if _is_plotting(self.file.path) or _is_benchmark(self.file.path):
             return True
         functions = [a for a in self.model.ancestors(node)
                      if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -995,6 +1125,18 @@ class _Tensors:
                     for i in w.items)
                 for w in ast.walk(function))
         return self._inference_mode[function]
+
+    def in_test_function(self, node: ast.AST) -> bool:
+        """In a pytest test (`def test_*`, or a method of a `Test*` class) outside a test
+        file (nequip's `utils/unittests/model_tests_*.py`): a `.numpy()` that raised there
+        would already fail the test."""
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    ancestor.name.startswith("test_"):
+                return True
+            if isinstance(ancestor, ast.ClassDef) and ancestor.name.startswith("Test"):
+                return True
+        return False
 
     def in_eval_hook(self, node: ast.AST) -> bool:
         """In a validation / test / predict hook of a Lightning module, data module or
