@@ -605,3 +605,30 @@ def test_load_weights_only_decides_the_same_before_and_after_atomic_save(
     again = torchfix("check", "--jobs", "1", "--no-cache", "--show-all", "--select", both,
                      ".", cwd=tmp_path / both)
     assert "no automatic fix" not in again.stdout + again.stderr  # nothing left to a human
+
+
+@pytest.mark.parametrize(("pyproject", "signature"), [
+    # chemprop: black at 100 without magic trailing commas joins the signature
+    ("[tool.black]\nline-length = 100\nskip-magic-trailing-comma = true\n",
+     ["def atomic_save(obj: object, f: typing.Any, *args: typing.Any, **kwargs: typing.Any)"
+      " -> None:"]),
+    ("[tool.ruff]\nline-length = 79\n[tool.ruff.format]\nskip-magic-trailing-comma = true\n",
+     ["def atomic_save(",
+      "    obj: object, f: typing.Any, *args: typing.Any, **kwargs: typing.Any",
+      ") -> None:"]),
+    ("[tool.black]\nline-length = 100\n",  # the magic trailing comma keeps it split
+     ["def atomic_save(", "    obj: object,", "    f: typing.Any,", "    *args: typing.Any,",
+      "    **kwargs: typing.Any,", ") -> None:"]),
+])
+def test_package_helper_signature_follows_the_formatter(
+        tmp_path: Path, pyproject: str, signature: list[str]) -> None:
+    from codemods.checkpoints.atomic_save import helper_module_source
+    from torchfix.model.project import Project
+
+    (tmp_path / "pyproject.toml").write_text(pyproject)
+    source = helper_module_source(settings=Project(tmp_path).formatter_settings())
+    lines = source.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("def atomic_save(")))
+    assert lines[start:start + len(signature)] == signature
+    assert lines[start + len(signature)].startswith('    """')
+    ast.parse(source)

@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.formatter import FormatterSettings
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
@@ -297,7 +298,6 @@ FOLDER_REASON = (
     " (the rest of this checkpoint folder is written in place by `{saver}` on line "
     "{line}: a crash still leaves the folder torn, and one atomic file in it is noise)"
 )
-EXAMPLE_REASON = " (example code: its checkpoints are not resumed from)"
 CONVERSION_REASON = (" (a one-shot conversion script: its output is made again by running it "
                      "again)")
 # Folders and file-name words of scripts that convert weights from one format to another.
@@ -314,7 +314,17 @@ TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made ag
 # (`tools/export.py`, `benchmarks/benchmark.py`, `export_onnx.py`). Not `scripts/`: the
 # training script often lives there.
 TOOL_FOLDERS = frozenset({"tools", "benchmark", "benchmarks"})
-TOOL_WORDS = frozenset({"export", "benchmark", "bench"})
+TOOL_WORDS = frozenset({"export", "publish", "benchmark", "bench"})
+# torch functions that make up data: random ones, and constant ones beside them.
+RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like",
+                              "randn_like", "randint_like", "normal", "bernoulli",
+                              "multinomial", "poisson"})
+CONSTANT_FACTORIES = frozenset({"zeros", "ones", "full", "empty", "arange", "linspace",
+                                "eye", "zeros_like", "ones_like", "full_like"})
+TENSOR_CASTS = frozenset({"float", "double", "half", "long", "int", "bool", "to", "cpu",
+                          "cuda", "contiguous", "clone"})
+# A checkpoint-format migration named by its versions: `v1_to_v2.py`, `v2_0_to_v2_1.py`.
+VERSION_MIGRATION = re.compile(r"(?:.*_)?v\d+(?:_\d+)*_?to_?v\d+(?:_\d+)*(?:_.*)?")
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
 
@@ -530,6 +540,17 @@ class AtomicSave(Codemod):
       scheduler, nothing of `self`, no global and no dict display. Saves in epoch or step
       loops and `save_checkpoint`-style functions are rewritten;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
+    - example code, resumable or not: files below `examples/`, `demos/`, `tutorials/`,
+      `notebooks/` or `docs/` (below the folder torchfix runs in), named `demo_*.py`,
+      `example_*.py` or `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts
+      (`# %%`, `# In[1]:` cells): users copy examples, and the helper in each is noise;
+      files below a hidden folder (mmseg's generated `.mim/tools/` copy);
+    - made-up data: a saved value built only of constants, displays and torch's random
+      and constant factories, at least one random (a test double's `torch.rand`
+      timesteps, through an argument-less method of the module): nothing to lose;
+    - in a function that rewrites a save, a file named from the same variable as that
+      save's (`f"{path}_cache_data"` beside `f"{path}_state"`) is part of the same
+      checkpoint and rewritten too, whatever words its name holds;
     - test code (`test_*.py`, `*_test.py`, `conftest.py`, files under `test/`, `tests/`,
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
       live in temporary folders, and tests that mock `torch.save` and check its
@@ -541,18 +562,16 @@ class AtomicSave(Codemod):
     whose destination is hidden in `*args`/`**kwargs`; the code that receives or forwards
     them may rely on the old function itself. So is a save between two clock reads
     (`t0 = time.perf_counter()` before, `time.perf_counter() - t0` after): it is being
-    measured, and the fsync and rename change what is measured. So is every save in
-    example code: files below `examples/`, `demos/`, `tutorials/`, `notebooks/` or
-    `docs/` (below the folder torchfix runs in), named `demo_*.py`, `example_*.py` or
-    `*_demo.py`/`*_tutorial.py`, or notebooks kept as scripts (`# %%`, `# In[1]:`
-    cells): nobody resumes from their checkpoints; and a save into a checkpoint folder
-    whose other files a library saver writes in place in the same function
+    measured, and the fsync and rename change what is measured. So is a save into a
+    checkpoint folder whose other files a library saver writes in place in the same function
     (`accelerator.save_state(dir)`, `model.save_pretrained(dir)`, safetensors'
     `save_file`: `LIBRARY_SAVERS`), the two running together and the saver no method the
     project defines itself: a crash still tears the folder, one atomic file in it is
     noise (several torch.saves into one folder are rewritten); and every save in a one-shot
-    conversion script (below `model_converters/` or `converters/`, or named
-    `convert_*.py`): its output is made again by running it again. **Reported**, not
+    conversion script (below `model_converters/` or `converters/`, named
+    `convert_*.py`, or a version migration such as `v1_to_v2.py`), and every save in a
+    release tool (`export*.py`, `publish*.py`, a top-level `tools/`): its output is made
+    again by running it again. **Reported**, not
     rewritten: a save to
     a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
     torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
@@ -578,7 +597,9 @@ class AtomicSave(Codemod):
     @classmethod
     def skips_path(cls, path: Path) -> bool:
         # Tests: no value there, mocks would break. The package helper is the helper.
-        return is_test_path(path) or path.name == f"{HELPER_MODULE}.py"
+        # A hidden folder (mmseg's `.mim/`) holds a generated copy of the project's files.
+        return (is_test_path(path) or path.name == f"{HELPER_MODULE}.py"
+                or in_hidden_folder(path))
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
@@ -593,6 +614,8 @@ class AtomicSave(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
+        if is_example(file):  # users copy examples: a 55-line helper in each is noise
+            return
         facts = _Facts(file)
         decisions = list(facts.decisions(facts.references()))
         for node, decision, message in decisions:
@@ -601,8 +624,7 @@ class AtomicSave(Codemod):
         decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
-        reason = (EXAMPLE_REASON if is_example(file)  # nobody resumes from an example's
-                  else CONVERSION_REASON if is_conversion_script(file)
+        reason = (CONVERSION_REASON if is_conversion_script(file)
                   else TOOL_REASON if is_tool_script(file) else None)
         if reason is not None:
             decisions = [
@@ -748,7 +770,7 @@ class _Facts:
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
                 or _is_url(destination) or self._temporary_from_callers(destination, call)
-                or self._is_throwaway(destination, call)):
+                or self._is_throwaway(destination, call) or self._saves_made_up_data(call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -965,11 +987,115 @@ class _Facts:
         `if __name__ == "__main__":`, or in a `main` or CLI-command function; or an
         inference output written per input file (see `_is_inference_output`)."""
         words = _words_in(destination)
-        if words & RESULT_WORDS and not words & CHECKPOINT_WORDS:
+        if words & RESULT_WORDS and not words & CHECKPOINT_WORDS and \
+                not self._part_of_a_checkpoint(destination, call):
             return True
         if self._fills_cache(destination, call):
             return True
         return self._once_in_a_script(call) or self._is_inference_output(call)
+
+    def _part_of_a_checkpoint(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether another torch.save of the same function, running with this one, writes
+        a file named from the same variable (`f"{path}_state"` beside
+        `f"{path}_cache_data"`) and is rewritten itself: the files are one checkpoint,
+        which the loader reads together (pykan's `saveckpt`), so a name saying cache or
+        results does not make this one a re-creatable output, and the function's saves
+        are all rewritten or none. The other save's destination must say no such word
+        itself (its decision does not come back here)."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        scope = self.model.scope_created_by(function)
+        names = self._path_names(destination, scope, set())
+        if not names:
+            return False
+        for other in ast.walk(function):
+            if other is call or not isinstance(other, ast.Call) or \
+                    self.model.enclosing_function(other) is not function or \
+                    self.model.qualified_name(other.func) not in TORCH_SAVE:
+                continue
+            other_destination, _ = _destination(other)
+            if other_destination is None or _words_in(other_destination) & RESULT_WORDS:
+                continue
+            if not names & self._path_names(other_destination, scope, set()) or \
+                    not self._run_together(call, other):
+                continue
+            decided = self._call_decision(other)
+            if decided is not None and decided[0] is not Safety.MANUAL:
+                return True
+        return False
+
+    def _saves_made_up_data(self, call: ast.Call) -> bool:
+        """Whether the saved value is random data made up on the spot: built only of
+        constants, displays and torch's random and constant factories (`torch.rand(4)`,
+        `torch.randint(0, 2, (3,)).float()`), at least one random, directly, through names
+        assigned once in the function, or through a function or method of this module
+        taking no arguments that returns such a value (di-engine's `NaiveCollector`
+        saving `self._get_timestep()`, a list of dicts of `torch.rand`). A file of random
+        numbers is a stand-in for real data (a test double's output): a crash loses
+        nothing that running again does not make anew."""
+        if not call.args:
+            return False
+        found: list[bool] = []
+        return self._made_up(call.args[0], found, 0) and any(found)
+
+    def _made_up(self, node: ast.expr, random: list[bool], depth: int) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return all(self._made_up(element, random, depth) for element in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(key is None or isinstance(key, ast.Constant) for key in node.keys) \
+                and all(self._made_up(value, random, depth) for value in node.values)
+        if isinstance(node, ast.UnaryOp):
+            return self._made_up(node.operand, random, depth)
+        if isinstance(node, ast.Name):
+            bindings = self.model.bindings(node)
+            if len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGNMENT or \
+                    bindings[0].value is None or \
+                    bindings[0].scope is self.model.module_scope:
+                return False
+            return self._made_up(bindings[0].value, random, depth + 1)
+        if not isinstance(node, ast.Call):
+            return False
+        qualified = self.model.qualified_name(node.func) or ""
+        if qualified.startswith("torch.") and qualified.count(".") == 1:
+            factory = qualified.split(".")[1]
+            if factory in RANDOM_FACTORIES:
+                random.append(True)
+                return True
+            return factory in CONSTANT_FACTORIES
+        if isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_CASTS:
+            return self._made_up(node.func.value, random, depth)
+        if node.args or node.keywords:
+            return False
+        definition = self._own_function(node.func)
+        if definition is None:
+            return False
+        returns = [n for n in ast.walk(definition) if isinstance(n, ast.Return)
+                   and self.model.enclosing_function(n) is definition]
+        return bool(returns) and all(
+            r.value is not None and self._made_up(r.value, random, depth + 1) for r in returns)
+
+    def _own_function(self, func: ast.expr) -> ast.FunctionDef | None:
+        """The module function (`f()`) or method of the enclosing class (`self.f()`) that a
+        call names, where this module defines it once."""
+        if isinstance(func, ast.Name):
+            bindings = self.model.bindings(func)
+            nodes = [b.node for b in bindings]
+            return nodes[0] if len(nodes) == 1 and isinstance(nodes[0], ast.FunctionDef) \
+                else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                func.value.id == "self":
+            cls = self.model.enclosing_class(func)
+            if cls is None:
+                return None
+            found = [statement for statement in cls.body
+                     if isinstance(statement, ast.FunctionDef) and statement.name == func.attr]
+            return found[0] if len(found) == 1 else None
+        return None
 
     def _is_inference_output(self, call: ast.Call) -> bool:
         """Whether the save writes what a model inferred, per input file: in a function
@@ -1395,7 +1521,9 @@ class _Helper:
         definition = documented(template, style).format(name=HELPER, save=save)
         if any_name is not None:
             definition = definition.replace("typing.Any", any_name)
-        quote = self.file.project.formatter_settings().quote
+        settings = self.file.project.formatter_settings()
+        definition = formatted_signature(definition, settings)
+        quote = settings.quote
         return HelperPlan(HELPER, imports, definition, anchors, quote), None, ()
 
     def _any_name(self, before: int) -> str | None:
@@ -1471,9 +1599,10 @@ class _Helper:
         elif self.file.project.module_path(qualified) is not None or path.exists():
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
-            quote = self.file.project.formatter_settings().quote or '"'
+            settings = self.file.project.formatter_settings()
             creates = (CreateFile(path, helper_module_source(
-                quote, wants_pathlib(self.file), self.file.project.darglint_style())),)
+                settings.quote or '"', wants_pathlib(self.file),
+                self.file.project.darglint_style(), settings)),)
         imports = plan_imports(self.file, [self._helper_import(qualified)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -1546,6 +1675,8 @@ def _rewrites_a_save(project: Project, path: Path) -> bool:
     except (UnicodeDecodeError, SyntaxError, ValueError):
         return False
     file = FileContext(path, text, tree, project, project.begin_module(path))
+    if is_example(file):
+        return False
     facts = _Facts(file)
     return any(decision is not Safety.MANUAL
                for _, decision, _ in facts.decisions(facts.references()))
@@ -1595,16 +1726,43 @@ register_derived_fact(OWN_SAVERS, own_savers)
 
 
 def helper_module_source(quote: str = '"', pathlib: bool = False,
-                         docstring_style: str | None = None) -> str:
+                         docstring_style: str | None = None,
+                         settings: FormatterSettings | None = None) -> str:
     """The package helper module: the helper, reaching torch as `torch`, its strings in
     `quote`; written with pathlib where the project's linter asks for it, its parameters
-    documented in darglint's `docstring_style` where the project uses darglint."""
+    documented in darglint's `docstring_style` where the project uses darglint, its
+    signature laid out as the project's formatter `settings` keep it."""
     template = documented(HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE,
                           docstring_style)
     modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
+    helper = template.format(name=MODULE_HELPER, save="torch.save")
+    if settings is not None:
+        helper = formatted_signature(helper, settings)
     return HELPER_MODULE_TEMPLATE.format(
         imports="\n".join(f"import {module}" for module in modules),
-        helper=in_quotes(template.format(name=MODULE_HELPER, save="torch.save"), quote))
+        helper=in_quotes(helper, quote))
+
+
+def formatted_signature(definition: str, settings: FormatterSettings) -> str:
+    """The helper's definition with its signature as the project's formatter lays it
+    out. The template splits it one parameter a line with a magic trailing comma, which
+    black and ruff format keep; with `skip-magic-trailing-comma` they ignore that comma
+    and join what fits the line length (88 unless set): the whole signature on one line,
+    else the parameters on one line between the brackets, else one a line as written."""
+    if not settings.skip_magic_trailing_comma:
+        return definition
+    lines = definition.split("\n")
+    end = lines.index(") -> None:")
+    head, parameters = lines[0], [line.strip().rstrip(",") for line in lines[1:end]]
+    limit = settings.line_length or 88
+    joined = ", ".join(parameters)
+    if len(head) + len(joined) + len(lines[end]) <= limit:
+        signature = [head + joined + lines[end]]
+    elif len(joined) + 4 <= limit:
+        signature = [head, "    " + joined, lines[end]]
+    else:
+        return definition
+    return "\n".join(signature + lines[end + 1:])
 
 
 def wants_pathlib(file: FileContext) -> bool:
@@ -1641,6 +1799,7 @@ def is_conversion_script(file: FileContext) -> bool:
     words = identifier_words(relative.stem)
     return (any(folder.lower() in CONVERSION_FOLDERS for folder in relative.parts[:-1])
             or bool(set(words) & CONVERSION_WORDS)
+            or VERSION_MIGRATION.fullmatch(relative.stem.lower()) is not None
             or any(word in ("2", "to") and following in FORMAT_WORDS
                    for word, following in itertools.pairwise(words)))
 
@@ -1656,6 +1815,17 @@ def is_tool_script(file: FileContext) -> bool:
     words = identifier_words(relative.stem)
     return ((len(relative.parts) > 1 and relative.parts[0].lower() in TOOL_FOLDERS)
             or (bool(words) and words[0] in TOOL_WORDS))
+
+
+def in_hidden_folder(path: Path) -> bool:
+    """Whether the file is below a hidden folder (`.mim/`, `.eggs/`), judged below the
+    working folder: a generated or installed copy of the project's files, not its code."""
+    absolute = Path(os.path.abspath(path))
+    relative = absolute
+    with contextlib.suppress(ValueError):
+        relative = absolute.relative_to(os.getcwd())
+    return any(part.startswith(".") and part not in (".", "..")
+               for part in relative.parts[:-1])
 
 
 def is_example(file: FileContext) -> bool:

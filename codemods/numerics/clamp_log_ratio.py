@@ -729,6 +729,8 @@ class _Decider:
         says so (`weights = torch.exp(logp - logq)`, not `ratio`), or normalised by its
         sum (`w = torch.exp(logp - logq)`, then `w / w.sum()`)."""
         statement = self.model.statement(call)
+        if self._returns_importance_weights(call, statement):
+            return True
         if not (isinstance(statement, ast.Assign) and statement.value is call
                 and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
             return False
@@ -748,6 +750,30 @@ class _Decider:
                     node.value, target.id):
                 return True
         return False
+
+    def _returns_importance_weights(self, call: ast.Call, statement: ast.AST | None) -> bool:
+        """Whether the exp result is what a function named for importance weights returns
+        (di-engine's `compute_importance_weights`: `rhos = torch.exp(rhos); return rhos`):
+        its contract is the weights themselves, which its callers clip or normalise as
+        their estimator needs (V-trace's `clamp(max=rho_clip_ratio)`); a clamp inside
+        changes every caller's values. Returned directly, or through the name it is
+        assigned to."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        parts = set(name_parts(function.name))
+        if not parts & IMPORTANCE_WORDS or parts & POLICY_WORDS:
+            return False
+        if isinstance(statement, ast.Return) and statement.value is call:
+            return True
+        if not (isinstance(statement, ast.Assign) and statement.value is call
+                and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            return False
+        name = statement.targets[0].id
+        return any(isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+                   and node.value.id == name
+                   and self.model.enclosing_function(node) is function
+                   for node in walk(function))
 
     def _gradient_free(self, node: ast.AST) -> bool:
         """Inside `with torch.no_grad():` (or `inference_mode`), or a function decorated

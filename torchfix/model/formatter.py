@@ -52,6 +52,9 @@ class FormatterSettings:
     # and whether it keeps a call's closing bracket after its last argument (yapf).
     formatter: str | None = None
     hugs_closing_bracket: bool = False
+    # black's / ruff format's `skip-magic-trailing-comma`: a trailing comma does not keep
+    # a bracket split, so what fits the line length is joined onto one line.
+    skip_magic_trailing_comma: bool = False
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -103,10 +106,15 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
     plugins, flake8_ignore, flake8_per_file, docstring_style = _flake8_plugins(root)
+    # The formatter that lays the code out decides whether a trailing comma is magic.
+    layout = (_table(ruff.get("format")) if formatting.formatter == "ruff" and ruff
+              else black if formatting.formatter == "black" and black else {})
+    skip_magic = layout.get("skip-magic-trailing-comma",
+                            layout.get("skip_magic_trailing_comma")) is True
     return FormatterSettings(formatting.line_length, quote, tuple(select), tuple(ignore),
                              tuple(per_file), plugins, flake8_ignore, flake8_per_file,
                              docstring_style, formatting.formatter,
-                             formatting.hugs_closing_bracket)
+                             formatting.hugs_closing_bracket, skip_magic)
 
 
 # flake8 plugins and the prefix of their rules.

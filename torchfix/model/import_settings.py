@@ -9,7 +9,9 @@ at the project root:
   `[isort]`), `setup.cfg` or `tox.ini` (`[isort]` or `[tool:isort]`), the first found.
 
 Read: `force-sort-within-sections` (plain and from-imports sorted together, by module),
-`force-single-line`, `known-first-party` / `known-third-party`, `length-sort` /
+`force-single-line`, `known-first-party` / `known-third-party`, isort's
+`known_standard_library` (which replaces the standard library's list) and
+`extra_standard_library`, `default-section`, `length-sort` /
 `length-sort-straight` (shorter module names first), and isort's `profile`
 (`google`, `open_stack` and `plone` sort within sections). Everything else keeps ruff's
 defaults.
@@ -40,6 +42,14 @@ class ImportSettings:
     known_third_party: tuple[str, ...] = ()
     length_sort: bool = False  # every import by the length of its module name first
     length_sort_straight: bool = False  # only `import x` statements so
+    # isort's `known_standard_library` replaces its list of the standard library (None:
+    # Python's); `extra_standard_library` adds to it. basicsr lists only `pkg_resources`
+    # and `setuptools`, so `os` and `typing` are third-party there.
+    known_standard_library: tuple[str, ...] | None = None
+    extra_standard_library: tuple[str, ...] = ()
+    # Where a module of no known section goes: "third-party" (the default),
+    # "first-party" or "standard-library" (isort's THIRDPARTY, FIRSTPARTY, STDLIB).
+    default_section: str = "third-party"
 
 
 def find_import_settings(root: Path) -> ImportSettings:
@@ -60,7 +70,19 @@ def find_import_settings(root: Path) -> ImportSettings:
         known_third_party=_names(table.get("known-third-party")),
         length_sort=_flag(table.get("length-sort"), False),
         length_sort_straight=_flag(table.get("length-sort-straight"), False),
+        known_standard_library=(_names(table["known-standard-library"])
+                                if "known-standard-library" in table else None),
+        extra_standard_library=_names(table.get("extra-standard-library")),
+        default_section=_section_name(table.get("default-section")),
     )
+
+
+def _section_name(value: object) -> str:
+    """ruff's `default-section` ("first-party") or isort's `default_section`
+    ("FIRSTPARTY") as ruff spells it; "third-party" for anything else."""
+    name = str(value or "").strip().strip("\"'").lower().replace("-", "").replace("_", "")
+    return {"firstparty": "first-party", "stdlib": "standard-library",
+            "standardlibrary": "standard-library"}.get(name, "third-party")
 
 
 def _ruff_isort(root: Path) -> dict[str, Any] | None:

@@ -253,9 +253,14 @@ def _section(file: FileContext, settings: ImportSettings, module: str, level: in
         return FIRST_PARTY
     if _known(module, settings.known_third_party):
         return THIRD_PARTY
-    if top in STDLIB_MODULES:
+    standard = settings.known_standard_library
+    if (top in STDLIB_MODULES if standard is None else _known(module, standard)) or \
+            _known(module, settings.extra_standard_library):
         return STDLIB
-    return FIRST_PARTY if _is_first_party(file, top) else THIRD_PARTY
+    if _is_first_party(file, top):
+        return FIRST_PARTY
+    return {"first-party": FIRST_PARTY,
+            "standard-library": STDLIB}.get(settings.default_section, THIRD_PARTY)
 
 
 def _known(module: str, names: Sequence[str]) -> bool:

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 # %% [markdown]
 # Train a small model, then save it.
 

@@ -1,0 +1,6 @@
+# golden-path: mypkg/trainer_v2.py
+import torch
+
+
+def save_checkpoint(model, path):
+    torch.save(model.state_dict(), path)

@@ -1,0 +1,10 @@
+import torch
+from torch.distributions import Independent, Normal
+
+
+def compute_loss(target_output, behaviour_output, action, adv):
+    dist_target = Independent(Normal(target_output["mu"], target_output["sigma"]), 1)
+    dist_behaviour = Independent(Normal(behaviour_output["mu"], behaviour_output["sigma"]), 1)
+    rhos = dist_target.log_prob(action) - dist_behaviour.log_prob(action)
+    rhos = torch.exp(torch.clamp(rhos, min=-20.0, max=20.0))
+    return -(rhos * adv).mean()
