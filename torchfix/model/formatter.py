@@ -87,8 +87,10 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     if ruff is None:
         tool = (_toml(root / "pyproject.toml") or {}).get("tool")
         if isinstance(tool, dict):
-            ruff = _table(tool.get("ruff"))
-            black = _table(tool.get("black"))
+            # None where the section is absent: an empty table would stand for a ruff
+            # configuration and keep black's settings from being read.
+            ruff = tool["ruff"] if isinstance(tool.get("ruff"), dict) else None
+            black = tool["black"] if isinstance(tool.get("black"), dict) else None
     quote: str | None = None
     select: list[str] = []
     ignore: list[str] = []
