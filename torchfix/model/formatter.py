@@ -52,6 +52,10 @@ class FormatterSettings:
     # and whether it keeps a call's closing bracket after its last argument (yapf).
     formatter: str | None = None
     hugs_closing_bracket: bool = False
+    # Where no configuration sets the line length: the base the length is inferred from
+    # the project's code with (`torchfix.model.line_length.infer_line_length`; the
+    # project model fills `line_length` in, `Project.formatter_settings()`).
+    infer_line_length_from: int | None = None
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -106,7 +110,7 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     return FormatterSettings(formatting.line_length, quote, tuple(select), tuple(ignore),
                              tuple(per_file), plugins, flake8_ignore, flake8_per_file,
                              docstring_style, formatting.formatter,
-                             formatting.hugs_closing_bracket)
+                             formatting.hugs_closing_bracket, formatting.infer_from)
 
 
 # flake8 plugins and the prefix of their rules.
