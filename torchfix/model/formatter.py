@@ -55,6 +55,10 @@ class FormatterSettings:
     # black's / ruff format's `skip-magic-trailing-comma`: a trailing comma does not keep
     # a bracket split, so what fits the line length is joined onto one line.
     skip_magic_trailing_comma: bool = False
+    # Where no configuration sets the line length: the base the length is inferred from
+    # the project's code with (`torchfix.model.line_length.infer_line_length`; the
+    # project model fills `line_length` in, `Project.formatter_settings()`).
+    infer_line_length_from: int | None = None
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -116,7 +120,8 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     return FormatterSettings(formatting.line_length, quote, tuple(select), tuple(ignore),
                              tuple(per_file), plugins, flake8_ignore, flake8_per_file,
                              docstring_style, formatting.formatter,
-                             formatting.hugs_closing_bracket, skip_magic)
+                             formatting.hugs_closing_bracket, skip_magic,
+                             formatting.infer_from)
 
 
 # flake8 plugins and the prefix of their rules.

@@ -97,6 +97,8 @@ class Project:
     _reach_facts: dict[str, str] = field(default_factory=dict, repr=False)
     _line_length: int | None = field(default=None, repr=False)
     _line_length_read: bool = False
+    _inferred_lengths: dict[int, int | None] = field(default_factory=dict, repr=False)
+    _counted_lines: list[int] | None = field(default=None, repr=False)
     _formatter: FormatterSettings | None = field(default=None, repr=False)
     _imports: ImportSettings | None = field(default=None, repr=False)
     _has_tests: bool | None = field(default=None, repr=False)
@@ -335,23 +337,72 @@ class Project:
 
     def formatter_line_length(self) -> int | None:
         """The line length the project's formatter keeps to (ruff's, black's, yapf's), else
-        the one flake8 allows, at the project root (`torchfix.model.line_length`); None
-        when nothing there sets one."""
+        the one flake8 allows, at the project root, else the one its code evidently keeps
+        to (`torchfix.model.line_length`); None where nothing sets one and the code keeps
+        to black's 88 (or to no common limit)."""
         if not self._line_length_read:
-            from torchfix.model.line_length import find_line_length
+            from torchfix.model.line_length import find_formatting
 
-            self._line_length = find_line_length(self.root)
+            formatting = find_formatting(self.root)
+            self._line_length = formatting.line_length
+            if formatting.infer_from is not None:
+                self._line_length = self.inferred_line_length(formatting.infer_from)
             self._line_length_read = True
         self._note("project:line-length", repr(self._line_length))
         return self._line_length
+
+    def inferred_line_length(self, base: int) -> int | None:
+        """The line length the project's own modules keep to (tests aside), where it is
+        longer than `base`; else `base` where it is yapf's 79, else None
+        (`torchfix.model.line_length.infer_line_length`). Each module's line counts are
+        remembered between runs; the result is part of the facts that read it
+        (`project:line-length`, `project:formatter-settings`), never noted itself."""
+        if base not in self._inferred_lengths:
+            from torchfix.model.line_length import FLAKE8_LINE_LENGTH, infer_line_length
+
+            inferred = infer_line_length(self._line_counts(), base)
+            if inferred is None and base == FLAKE8_LINE_LENGTH:
+                inferred = base  # yapf's pep8 style, where the code keeps to it
+            self._inferred_lengths[base] = inferred
+        return self._inferred_lengths[base]
+
+    def _line_counts(self) -> list[int]:
+        """The summed `line_counts` of the project's own modules (tests aside), each
+        module's remembered between runs."""
+        if self._counted_lines is None:
+            from torchfix.model.line_length import line_counts
+            from torchfix.model.scan_memo import project_modules
+
+            memo = self.memo("line-lengths")
+            total: list[int] = []
+            for path in project_modules(self.root):
+                counts = (line_counts(path) if memo is None
+                          else memo.result(path, str(path), line_counts))
+                total = ([a + b for a, b in zip(total, counts, strict=True)] if total
+                         else list(counts))
+            if memo is not None:
+                memo.save()
+            self._counted_lines = total
+        return self._counted_lines
 
     def formatter_settings(self) -> FormatterSettings:
         """How the project's formatter and linter want code written: line length, quote
         style, enabled lint rules (`torchfix.model.formatter`)."""
         if self._formatter is None:
+            import dataclasses
+
             from torchfix.model.formatter import find_formatter_settings
 
-            self._formatter = find_formatter_settings(self.root)
+            settings = find_formatter_settings(self.root)
+            if settings.infer_line_length_from is not None:
+                from torchfix.model.line_length import infer_dedents
+
+                # yapf listed, its style not in the files: whether it dedents a closing
+                # bracket shows in the code too
+                hugs = settings.hugs_closing_bracket and not infer_dedents(self._line_counts())
+                settings = dataclasses.replace(settings, line_length=self.inferred_line_length(
+                    settings.infer_line_length_from), hugs_closing_bracket=hugs)
+            self._formatter = settings
         self._note("project:formatter-settings", repr(self._formatter))
         return self._formatter
 
@@ -530,6 +581,8 @@ class Project:
         self._reach = None
         self._reach_facts = {}
         self._line_length_read = False
+        self._inferred_lengths.clear()
+        self._counted_lines = None
         self._formatter = None
         self._imports = None
         self._has_tests = None

@@ -1,0 +1,7 @@
+def blend_weights(first_weight, second_weight, third_weight, fourth_weight, fifth_weight, sixth_weight_value):
+    total_weight_of_everything = first_weight + second_weight + third_weight + fourth_weight + fifth_weight
+    scaled_weight_of_everything = total_weight_of_everything * sixth_weight_value + first_weight * second_weight
+    shifted_weight_of_everything = scaled_weight_of_everything - total_weight_of_everything + third_weight * 2
+    mixed_weight_of_everything = shifted_weight_of_everything + scaled_weight_of_everything * fourth_weight - 1
+    final_weight_of_everything = mixed_weight_of_everything / (shifted_weight_of_everything + fifth_weight + 1)
+    return final_weight_of_everything

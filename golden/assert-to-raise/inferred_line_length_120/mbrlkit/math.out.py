@@ -1,0 +1,5 @@
+class Normalizer:
+    def update(self, data):
+        if not (data.ndim == 2 and data.shape[1] == self.mean.shape[1]):
+            raise ValueError("expected data.ndim == 2 and data.shape[1] == self.mean.shape[1]")
+        self.mean = data.mean(0)
