@@ -1,4 +1,5 @@
 # golden-path: examples/custom_callback_event.py
+# golden-args: --unsafe-fixes
 from accelerate_trainer import Trainer, TrainerCallback
 
 
