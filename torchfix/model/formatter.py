@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from torchfix.model.line_length import _toml, find_formatting
+from torchfix.model.line_length import _table, _toml, find_formatting
 
 
 @dataclass(frozen=True)
@@ -205,10 +205,6 @@ def _ignored(rule: str, ignore: tuple[str, ...],
     return path is not None and any(
         any(rule.startswith(code) for code in codes) and _matches(pattern, path)
         for pattern, codes in per_file)
-
-
-def _table(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _codes(value: object) -> list[str]:
