@@ -565,3 +565,36 @@ def test_an_unpacked_sdist_or_wheel_is_not_the_repository(tmp_path, files, git, 
     if git:
         (tmp_path / ".git").mkdir()
     assert Project(tmp_path).is_built_distribution() is built
+
+
+def test_a_project_fact_reads_the_module_being_decided_without_parsing_it_again(tmp_path):
+    # components.py asks for the facts of the module whose assert is being decided; where
+    # the file on disk holds that same text, its facts come from the parse already made
+    # (timm's cold check read each such module twice: 2x slower).
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    text = "class Block:\n    def __init__(self, stride):\n        self.stride = stride\n"
+    (tmp_path / "pkg" / "layers.py").write_text(text)
+    project = Project(tmp_path)
+    project.begin_module(tmp_path / "pkg" / "layers.py")
+    asked: list[str] = []
+
+    def facts_of_text(path: str, digest: str):
+        asked.append(digest)
+        import ast as ast_module
+
+        from torchfix.model.facts import module_facts
+        from torchfix.model.semantic import SemanticModel
+        return module_facts(SemanticModel(ast_module.parse(text), "pkg.layers", False),
+                            path, digest)
+
+    project.decide_module("pkg.layers", lambda: None, text, facts_of_text)
+    project._current = None  # as inside a derived fact: the module is read "from disk"
+    facts = project.module("pkg.layers")
+    assert facts is not None and "Block" in facts.classes and len(asked) == 1
+    # A different text on disk is parsed from disk, not taken from the decided text.
+    project2 = Project(tmp_path)
+    project2.begin_module(tmp_path / "pkg" / "layers.py")
+    project2.decide_module("pkg.layers", lambda: None, text + "# edited\n", facts_of_text)
+    project2._current = None
+    assert project2.module("pkg.layers") is not None and len(asked) == 1

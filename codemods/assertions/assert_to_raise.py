@@ -462,6 +462,7 @@ class _Decider:
         self.checked_calls = _called_names(catching)  # called where AssertionError is caught
         self._expectations: tuple[Expectation, ...] | None = None
         self.invariants = str(file.option("invariants", AssertToRaise))
+        self.example_code = is_example_code(file.path, file.text)
 
     def expectations(self) -> tuple[Expectation, ...]:
         if self._expectations is None:
@@ -876,7 +877,7 @@ class _Decider:
             return
         if _always_false(node.test):
             yield ALWAYS_FAILS, False
-        if is_example_code(self.file.path, self.file.text):
+        if self.example_code:
             # Left alone like an invariant: every fresh review called the converted
             # asserts of examples pointless, even as unsafe fixes (rounds 8 to 10).
             yield ("example code: its asserts show a reader what holds, and nobody runs an "

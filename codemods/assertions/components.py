@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from torchfix.model.semantic import SemanticModel
 
 # "<codemod>/<fact>" (see `register_derived_fact`).
-INSTANTIATIONS = "assert-to-raise/instantiations"  # name: the top-level package
+# name: "<top-level package>:<class name>"
+INSTANTIATIONS = "assert-to-raise/instantiations"
 COMPONENT = "assert-to-raise/component"  # name: the class's qualified name
 # Subpackages whose code uses the package as its users do: what they build is no component.
 _USER_CODE = frozenset({"examples", "example", "demos", "demo", "recipes", "scripts",
@@ -61,10 +62,11 @@ def component(project: Project, qualified: str) -> str:
     exported, declares = _exports(project, module, qualified)
     if exported or not declares:
         return ""
-    calls = json.loads(project.derived(INSTANTIATIONS, top) or "{}")
-    mine = [call for callee, found in calls.items()
-            if callee == qualified or project.canonical(callee) == qualified
-            for call in found]
+    mine = []
+    for callee, found in json.loads(
+            project.derived(INSTANTIATIONS, f"{top}:{local}") or "{}").items():
+        if callee == qualified or project.canonical(callee) == qualified:
+            mine += found
     builders = sorted({call["by"] for call in mine if call["by"] != qualified
                        and call["by"] != module and not call["by"].startswith(qualified + ".")})
     if not builders or any(call["forwards"] for call in mine):
@@ -100,34 +102,47 @@ def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]
         if facts is None:
             continue
         declares = declares or bool(facts.classes)
-        for target in facts.names.values():
-            if target == qualified or project.canonical(target) == qualified:
+        local = qualified.rsplit(".", 1)[1]
+        for bound, target in facts.names.items():
+            # Only a binding of the class's own name can be the class (resolving every
+            # name an `__init__` binds reads every module of the package).
+            if target == qualified or (local in (bound, target.rsplit(".", 1)[-1])
+                                       and project.canonical(target) == qualified):
                 return True, True
             declares = declares or (target.startswith(top + ".")
+                                    and target.rsplit(".", 1)[-1][:1].isupper()
                                     and project.class_facts(target) is not None)
         for star in facts.star_imports:
-            if star == module or project.canonical(
-                    f"{star}.{qualified.rsplit('.', 1)[1]}") == qualified:
+            # The class's own module star-imported (timm's `from .vit import *`); a class
+            # re-exported through another module's star import is not followed: reading
+            # every star-imported module for every class cost seconds on timm.
+            if star == module:
                 return True, True
-            starred = project.module(star)
-            declares = declares or (starred is not None and bool(starred.classes))
+            if not declares:
+                starred = project.module(star)
+                declares = starred is not None and bool(starred.classes)
     return False, declares
 
 
-def instantiations(project: Project, top: str) -> str:
+def instantiations(project: Project, name: str) -> str:
     """Every call of a class of the top-level package `top` in its modules (tests, hidden
     and build folders aside), as JSON: {called name: [{"by": the outermost class, else
     function, around the call (the module for module-level code), "forwards": whether it
     passes `*args` or `**kwargs`, "positional": [literal or not, each positional
     argument], "keywords": {name: literal or not}}]}; the called names as the calling
     module imports them (a re-export is resolved by `component`)."""
+    top, _, local = name.partition(":")
     path = project.module_path(top)
     if path is None or path.name != "__init__.py":
         return ""
-    root = path.parent
     memo = project.memo(INSTANTIATIONS.replace("/", "-"))
     found: dict[str, list[dict[str, Any]]] = {}
-    for file in project_modules(root):
+    word = local.encode()
+    for file in project_modules(path.parent):
+        # Only modules whose text names the class can build it (an alias is imported
+        # under its name too): most of a package is never parsed for one class.
+        if word not in _source(file):
+            continue
         calls = (_calls(file, top) if memo is None
                  else memo.result(file, f"{top}:{file}", lambda f: _calls(f, top)))
         for callee, call in calls:
@@ -137,9 +152,40 @@ def instantiations(project: Project, top: str) -> str:
     return json.dumps(dict(sorted(found.items())), sort_keys=True)
 
 
+# Module sources and calls read once per process and state of the file (several classes
+# ask about one package; a language server sees the files change).
+_SOURCES: dict[tuple[Path, int, int], bytes] = {}
+_CALLS: dict[tuple[Path, int, int, str], list[list[Any]]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        status = path.stat()
+    except OSError:
+        return -1, -1
+    return status.st_mtime_ns, status.st_size
+
+
+def _source(path: Path) -> bytes:
+    key = (path, *_stamp(path))
+    if key not in _SOURCES:
+        try:
+            _SOURCES[key] = path.read_bytes()
+        except OSError:
+            _SOURCES[key] = b""
+    return _SOURCES[key]
+
+
 def _calls(path: Path, top: str) -> list[list[Any]]:
     """[called name, the call (see `instantiations`)] for each call in the module at
     `path` of a name of the package `top` (or of `functools.partial` with one first)."""
+    key = (path, *_stamp(path), top)
+    if key not in _CALLS:
+        _CALLS[key] = _read_calls(path, top)
+    return _CALLS[key]
+
+
+def _read_calls(path: Path, top: str) -> list[list[Any]]:
     try:
         data = path.read_bytes()
     except OSError:
@@ -167,8 +213,9 @@ def _calls(path: Path, top: str) -> list[list[Any]]:
             target, arguments = node.args[0], node.args[1:]
             called = model.qualified_name(target)
         if (called is None or not called.startswith(top + ".")
+                or not called.rsplit(".", 1)[-1][:1].isupper()
                 or _local_function(model, target)):
-            continue
+            continue  # only what may be a class of the package: `CapWords` names
         # `Cls(*args, **kwargs)`, or `partial(Cls, ...)`, called later with more
         forwards = target is not node.func or any(
             isinstance(argument, ast.Starred) for argument in arguments) or any(

@@ -149,7 +149,8 @@ def decide(
     file = FileContext(path, text, tree, project, project.begin_module(path),
                        settings.options.get(codemod.name, {}), suppressions)
     project.decide_module(file.module.name,
-                          lambda: module_facts(file.semantic, str(path), "as decided"))
+                          lambda: module_facts(file.semantic, str(path), "as decided"),
+                          text, lambda where, digest: module_facts(file.semantic, where, digest))
     try:
         findings = list(codemod.check(file))
     except RecursionError as exc:

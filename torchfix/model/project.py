@@ -15,6 +15,7 @@ only while every fact it read is unchanged.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -109,6 +110,10 @@ class Project:
     # the output of an earlier codemod), never from disk: (name, facts when first asked).
     _current: tuple[str, Callable[[], ModuleFacts]] | None = field(default=None, repr=False)
     _current_facts: ModuleFacts | None = field(default=None, repr=False)
+    # (name, text, facts_of_text) of the module being decided (`decide_module`), kept
+    # while a project-wide fact is worked out, which reads modules from disk.
+    _decided_text: tuple[str, str, Callable[[str, str], ModuleFacts] | None] | None = field(
+        default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(os.path.abspath(self.root))
@@ -125,6 +130,7 @@ class Project:
         state["facts_read"] = {}
         state["_current"] = None
         state["_current_facts"] = None
+        state["_decided_text"] = None
         state["_reach"] = None
         state["_reach_facts"] = {}
         state["_derived"] = {}
@@ -138,14 +144,20 @@ class Project:
         self.facts_read = {}
         self._current = None
         self._current_facts = None
+        self._decided_text = None
 
-    def decide_module(self, name: str, facts: Callable[[], ModuleFacts]) -> None:
+    def decide_module(self, name: str, facts: Callable[[], ModuleFacts],
+                      text: str | None = None,
+                      facts_of_text: Callable[[str, str], ModuleFacts] | None = None) -> None:
         """The module `name` is the one being decided: its facts come from `facts()` (its
         text as decided), not from the file on disk. Its own content keys the result's
-        cache entry already, so reading it is no fact of the result."""
+        cache entry already, so reading it is no fact of the result. With its `text`,
+        `facts_of_text(path, digest)` stands in for parsing the file again where a
+        project-wide fact reads the module from disk and finds that same text."""
         if self._current is None or self._current[0] != name:
             self._current_facts = None
         self._current = (name, facts)
+        self._decided_text = (name, text, facts_of_text) if text is not None else None
 
     def begin_module(self, path: Path) -> ModuleName:
         """The module name of `path` (its folder becomes a place modules are found)."""
@@ -192,6 +204,11 @@ class Project:
         except OSError:
             return None
         digest = _sha256(data)
+        decided = self._decided_text
+        if decided is not None and decided[0] == name and decided[2] is not None:
+            with contextlib.suppress(UnicodeDecodeError):
+                if data.decode("utf-8") == decided[1]:  # the text being decided, as parsed
+                    return decided[2](str(path), digest)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
