@@ -101,6 +101,12 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
     return settings, config
 
 
+# A run over this many files stamps the project before it starts, so that the project
+# facts it works out are remembered for the next run; a pre-commit hook or an editor
+# checking a few files does not walk the whole tree for that.
+_STAMPED_RUN_FILES = 20
+
+
 def run(
     paths: Sequence[Path],
     options: RunOptions,
@@ -148,12 +154,20 @@ def run(
             if project.fact_memo is None:
                 project.fact_memo = cache.fact_memo()
         files = [found.files[index] for index in indexes]
+        if cache is not None and len(files) >= _STAMPED_RUN_FILES:
+            # A run over a folder remembers its project facts, for the module folders
+            # of all its files (run_files registers them too, before any fact is read).
+            for source in files:
+                project.begin_module(source.path)
+            project.open_fact_memo()
         for index, result in zip(
             indexes, run_files(files, group_settings, options.jobs, cache, project), strict=True
         ):
             results[index] = result
+            project.remember_facts(result.facts)
             if on_result is not None:
                 on_result(result)
+        project.flush_fact_memo()
     outcome.results = with_new_files([results[index] for index in sorted(results)])
     outcome.warnings = suppression_warnings(found.files)
     outcome.seconds = time.perf_counter() - started

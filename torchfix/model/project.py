@@ -171,6 +171,33 @@ class Project:
     def _note(self, key: str, digest: str) -> None:
         self.facts_read[key] = digest
 
+    def remember_facts(self, facts: Sequence[tuple[str, str]]) -> None:
+        """Remember the project facts a freshly decided result read (`FileResult.facts`,
+        from this process or a worker), where the memo was stamped before the run worked
+        any fact out (`open_fact_memo`): they hold for that stamp, and the first re-run
+        need not work them out again."""
+        if self.fact_memo is None or self._fact_memo_context is None:
+            return
+        for key, digest in facts:
+            if self._memoized(key):
+                self.fact_memo.put(key, digest, write=False)
+
+    def open_fact_memo(self) -> None:
+        """Stamp the project's files before a run that processes files works out any
+        project fact, so that what it works out is remembered for the next run."""
+        if self.fact_memo is not None and self._fact_memo_context is None:
+            self._open_fact_memo(self.fact_memo, self._fact_memo_key())
+
+    def flush_fact_memo(self) -> None:
+        """Write what this run remembered (`open_fact_memo`), where the project's module
+        folders are still the ones it was stamped with."""
+        if (self.fact_memo is not None and self._fact_memo_context is not None
+                and self._fact_memo_context == self._fact_memo_key()):
+            self.fact_memo.flush()
+
+    def _fact_memo_key(self) -> tuple[Any, ...]:
+        return (self.configured_min_torch, tuple(self._source_roots))
+
     # -- modules -------------------------------------------------------------------------
 
     def module(self, name: str) -> ModuleFacts | None:
@@ -575,7 +602,7 @@ class Project:
         not cover, keeps the memo shut."""
         if self.fact_memo is None or not self._memoized(key):
             return None
-        context = (self.configured_min_torch, tuple(self._source_roots))
+        context = self._fact_memo_key()
         if context != self._fact_memo_context:
             self._open_fact_memo(self.fact_memo, context)
         return self.fact_memo.get(key)

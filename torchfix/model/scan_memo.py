@@ -165,11 +165,12 @@ class FactMemo:
         self.prepare = prepare
         self._stamp: str | None = None
         self._digests: dict[str, str] = {}
+        self._unwritten = False
 
     def open(self, stamp: str | None) -> None:
         """Use the digests remembered for `stamp` (None: the project cannot be stamped; none
         are remembered or kept)."""
-        self._stamp, self._digests = stamp, {}
+        self._stamp, self._digests, self._unwritten = stamp, {}, False
         if stamp is None:
             return
         try:
@@ -184,11 +185,21 @@ class FactMemo:
     def get(self, key: str) -> str | None:
         return self._digests.get(key)
 
-    def put(self, key: str, digest: str) -> None:
-        """Remember a digest just worked out (written at once: a handful per run)."""
+    def put(self, key: str, digest: str, *, write: bool = True) -> None:
+        """Remember a digest just worked out: written at once, or with `write=False` at
+        the next `flush()` (a cold run notes one per class it asks about)."""
         if self._stamp is None or self._digests.get(key) == digest:
             return
         self._digests[key] = digest
+        self._unwritten = True
+        if write:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the digests remembered since the last write."""
+        if self._stamp is None or not self._unwritten:
+            return
+        self._unwritten = False
         with contextlib.suppress(OSError):
             if self.prepare is not None:
                 self.prepare()
