@@ -153,9 +153,10 @@ def instantiations(project: Project, name: str) -> str:
 
 
 # Module sources and calls read once per process and state of the file (several classes
-# ask about one package; a language server sees the files change).
-_SOURCES: dict[tuple[Path, int, int], bytes] = {}
-_CALLS: dict[tuple[Path, int, int, str], list[list[Any]]] = {}
+# ask about one package; a language server sees the files change): by path, the latest
+# state only, so a long-running server keeps one entry a file.
+_SOURCES: dict[Path, tuple[tuple[int, int], bytes]] = {}
+_CALLS: dict[tuple[Path, str], tuple[tuple[int, int], list[list[Any]]]] = {}
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -167,28 +168,34 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 def _source(path: Path) -> bytes:
-    key = (path, *_stamp(path))
-    if key not in _SOURCES:
+    stamp = _stamp(path)
+    known = _SOURCES.get(path)
+    if known is None or known[0] != stamp:
         try:
-            _SOURCES[key] = path.read_bytes()
+            data = path.read_bytes()
         except OSError:
-            _SOURCES[key] = b""
-    return _SOURCES[key]
+            data = b""
+        known = _SOURCES[path] = (stamp, data)
+    return known[1]
 
 
 def _calls(path: Path, top: str) -> list[list[Any]]:
     """[called name, the call (see `instantiations`)] for each call in the module at
     `path` of a name of the package `top` (or of `functools.partial` with one first)."""
-    key = (path, *_stamp(path), top)
-    if key not in _CALLS:
-        _CALLS[key] = _read_calls(path, top)
-    return _CALLS[key]
+    stamp = _stamp(path)
+    known = _CALLS.get((path, top))
+    if known is None or known[0] != stamp:
+        known = _CALLS[path, top] = (stamp, _read_calls(path, top))
+    return known[1]
 
 
 def _read_calls(path: Path, top: str) -> list[list[Any]]:
-    try:
-        data = path.read_bytes()
-    except OSError:
+    name = module_name_for(path)
+    if not name.name.startswith(top + ".") or any(
+            part in _USER_CODE for part in name.name.split(".")):
+        return []  # not a module of the package (a script beside it), or a demo
+    data = _source(path)
+    if not data:
         return []
     try:
         with warnings.catch_warnings():
@@ -198,10 +205,6 @@ def _read_calls(path: Path, top: str) -> list[list[Any]]:
         return []
     from torchfix.model.semantic import NOT_LITERAL, SemanticModel
 
-    name = module_name_for(path)
-    if not name.name.startswith(top + ".") or any(
-            part in _USER_CODE for part in name.name.split(".")):
-        return []  # not a module of the package (a script beside it), or a demo
     model = SemanticModel(tree, name.name, name.is_package)
     found: list[list[Any]] = []
     for node in ast.walk(tree):
