@@ -399,9 +399,10 @@ def _named_like_data(name: str) -> bool:
 
 def _path_ends(model: SemanticModel, source: ast.expr | None, function: ast.AST | None,
                suffixes: tuple[str, ...], depth: int = 2) -> bool:
-    """Whether the loaded path is spelled with one of `suffixes` (a Lightning `.ckpt`, a
-    `.pkl`): a string ending so in the argument, or in the value of a name it reads, bound
-    in the same function."""
+    """Whether the loaded path may be spelled with one of `suffixes` (a Lightning `.ckpt`,
+    a `.pkl`): a string ending so in the argument, or in the value of a name it reads (or
+    the iterable a loop variable it reads takes its values from), bound in the same
+    function."""
     if source is None:
         return False
     for node in ast.walk(source):
@@ -410,9 +411,16 @@ def _path_ends(model: SemanticModel, source: ast.expr | None, function: ast.AST 
             return True
         if isinstance(node, ast.Name) and depth > 0:
             for binding in model.bindings(node):
+                if model.enclosing_function(binding.node) is not function:
+                    continue
                 if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None and \
-                        model.enclosing_function(binding.node) is function and \
                         _path_ends(model, binding.value, function, suffixes, depth - 1):
+                    return True
+                # `for path in paths:` where `paths` keeps files by suffix (`elt.suffix in
+                # [".pt", ".ckpt"]`): the path may be any of them.
+                if binding.kind is BindingKind.LOOP and isinstance(
+                        binding.statement, (ast.For, ast.AsyncFor)) and _path_ends(
+                            model, binding.statement.iter, function, suffixes, depth - 1):
                     return True
     return False
 
