@@ -38,6 +38,7 @@ NO_GRAD_METHODS = frozenset({
     "sample",  # Distribution.sample() runs under no_grad (rsample() does not)
     "any", "all", "argwhere", "isin", "new_zeros", "new_ones", "new_empty", "new_full",
     "new_tensor",
+    "numpy", "astype",  # a NumPy array (rebuilt into a tensor, it cannot require grad)
 })
 # Methods that look a value up in a container: what they return was made elsewhere.
 LOOKUP_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "values", "items"})
@@ -137,8 +138,17 @@ MAX_DEPTH = 8
 
 SAFE_MESSAGE = ("`.numpy()` raises RuntimeError on a tensor that requires grad, as this one "
                 "does: call `.detach()` first")
-UNSAFE_MESSAGE = ("`.numpy()` raises RuntimeError if this tensor requires grad: call "
-                  "`.detach()` first (whether it does is not known here)")
+UNSAFE_MESSAGE = ("`.numpy()` raises RuntimeError if this tensor requires grad, as it may "
+                  "here (a model's output or a loss, made with grad on in some calls): call "
+                  "`.detach()` first")
+REPORT_MESSAGE = ("`.numpy()` raises RuntimeError if this tensor requires grad; nothing here "
+                  "shows it can (code that runs routinely would already have raised), so "
+                  "no `.detach()` is offered: add one if it can")
+# Words of a name that say it holds a loss (computed to be backpropagated).
+LOSS_WORDS = frozenset({"loss", "losses", "criterion"})
+# Words of a callee's name that say it is a model (its output is a forward pass).
+MODEL_WORDS = frozenset({"model", "module", "net", "network", "encoder", "decoder", "backbone",
+                         "agent", "actor", "critic", "generator", "discriminator"})
 
 
 class DetachBeforeNumpy(Codemod):
@@ -180,12 +190,18 @@ class DetachBeforeNumpy(Codemod):
     `requires_grad=True`, and results of tensor operations on those, outside
     `torch.no_grad()` / `torch.inference_mode()` (a `with` block, a decorator, or
     `torch.set_grad_enabled(False)` before it) and in a function this file never calls
-    under one. It is **unsafe** where the function computes the tensor itself (what a
-    model or a method returned, operations on it), in a file that uses torch, but whether
-    it requires grad is not known. A name alone never makes the fix safe.
+    under one. It is **unsafe** where the provenance shows grad is possible but not
+    certain: such a tensor in a function some callers run under `no_grad`, a model's
+    output (`model(x)`, `agent.forward(obs)`) or a loss, made with grad on. Where the
+    function computes the tensor but its provenance is unknown (what another function
+    returned), it is only **reported**: code that runs routinely would already have
+    raised, and reviewers judged every such fix pointless. The `.numpy()` arguments of
+    one call are a group: where one is reported, the others' unsafe fixes are too. A name
+    alone never makes the fix safe.
 
     No fix is offered where the tensor clearly cannot require grad: made under
-    `torch.no_grad()`, by `torch.from_numpy` / `torch.tensor` / factories, by `.detach()`,
+    `torch.no_grad()`, by `torch.from_numpy` / `torch.tensor` / `torch.as_tensor` of a
+    NumPy value / factories, torchmetrics metric states, by `.detach()`,
     `.data`, `.grad` or `Distribution.sample()` (or a method of the class that returns
     only such values), in the validation / test / predict hooks of Lightning modules,
     data modules and callbacks (Lightning runs them under `no_grad`), integer and boolean
@@ -193,8 +209,9 @@ class DetachBeforeNumpy(Codemod):
     indices, functions named `*_idx`), batches from a data loader, names that say labels,
     masks or indices. Nor is it offered, as noise, where the tensor may require grad but
     almost never does: a tensor passed in as a parameter or held in an attribute (as
-    likely data as not), code in a function every caller in the file runs under
-    `no_grad`, what a callable handed in or another object's method returns from tensors
+    likely data as not), code in a function every caller in the file runs with grad off
+    (under `no_grad`, in a Lightning evaluation hook, or in such a function), what a
+    callable handed in or another object's method returns from tensors
     made under `no_grad`, in a class that runs some of its methods under `no_grad` or
     code under `inference_mode`, or is named `*Inference` / `*Predictor` / `*Pipeline` (a
     pipeline, a predictor), in a function that runs code under `inference_mode`, in
@@ -228,6 +245,7 @@ class DetachBeforeNumpy(Codemod):
             return
         other_framework = any(name.split(".")[0] in OTHER_FRAMEWORKS for name in imports)
         tensors = _Tensors(file)
+        decided: list[tuple[ast.Call, ast.expr, list[ast.expr], Safety]] = []
         for call in _numpy_calls(file.tree):
             receiver = call.func.value  # type: ignore[attr-defined]
             chain = _chain(receiver)
@@ -254,18 +272,60 @@ class DetachBeforeNumpy(Codemod):
                 continue  # every call of this function in the file runs under no_grad
             if kind in (Grad.TENSOR, Grad.UNKNOWN) and tensors.serves_inference(call):
                 continue
+            # Code that runs routinely would already have raised on a tensor that requires
+            # grad: only a provenance that shows grad (a parameter, a layer's output, a
+            # loss) earns a fix; an unknown one is reported.
+            grad_shown = kind in (Grad.YES, Grad.MODULE_OUTPUT) or tensors.is_loss(
+                receiver) or tensors.model_output(receiver, MAX_DEPTH)
             safe = kind in (Grad.YES, Grad.MODULE_OUTPUT) and callers == "none"
+            decided.append((call, receiver, chain, Safety.SAFE if safe else (
+                Safety.UNSAFE if grad_shown else Safety.MANUAL)))
+        for call, receiver, chain, safety in _as_groups(model, decided):
             insert_at = next((step.func.value for step in chain  # type: ignore[attr-defined]
                               if _is_cpu_call(model, step)), receiver)
-            edit = _detach_edit(file, insert_at)
-            if edit is None:
-                yield Finding(call, UNSAFE_MESSAGE if not safe else SAFE_MESSAGE,
-                              Safety.MANUAL)
-                continue
-            if safe:
+            edit = _detach_edit(file, insert_at) if safety is not Safety.MANUAL else None
+            if safety is Safety.SAFE and edit is not None:
                 yield Finding(call, SAFE_MESSAGE, Safety.SAFE, (edit,))
-            else:
+            elif safety is Safety.UNSAFE and edit is not None:
                 yield Finding(call, UNSAFE_MESSAGE, Safety.UNSAFE, (edit,))
+            elif safety is Safety.MANUAL:
+                yield Finding(call, REPORT_MESSAGE, Safety.MANUAL)
+            else:
+                yield Finding(call, SAFE_MESSAGE if safety is Safety.SAFE else UNSAFE_MESSAGE,
+                              Safety.MANUAL)
+
+
+def _as_groups(model: SemanticModel,
+               decided: list[tuple[ast.Call, ast.expr, list[ast.expr], Safety]],
+               ) -> list[tuple[ast.Call, ast.expr, list[ast.expr], Safety]]:
+    """The `.numpy()` calls that are arguments of one call (`plot(a=x.cpu().numpy(),
+    b=y.cpu().numpy())`) are treated as a group: where one of them is only reported, the
+    others' unsafe fixes are reported too, rather than detaching some arguments and leaving
+    their siblings. (A safe fix stays: that `.numpy()` raises today.)"""
+    groups: dict[int, list[int]] = {}
+    for index, (call, *_rest) in enumerate(decided):
+        outer = _argument_of(model, call)
+        if outer is not None:
+            groups.setdefault(id(outer), []).append(index)
+    result = list(decided)
+    for members in groups.values():
+        if any(decided[i][3] is Safety.MANUAL for i in members):
+            for i in members:
+                if result[i][3] is Safety.UNSAFE:
+                    result[i] = (*result[i][:3], Safety.MANUAL)
+    return result
+
+
+def _argument_of(model: SemanticModel, node: ast.AST) -> ast.Call | None:
+    """The call `node` is (part of) an argument of, within the same statement."""
+    child = node
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, ast.stmt):
+            return None
+        if isinstance(ancestor, ast.Call) and child is not ancestor.func:
+            return ancestor
+        child = ancestor
+    return None
 
 
 def _is_preprocessing(path: Path) -> bool:
@@ -604,6 +664,11 @@ class _Tensors:
             return self.kind(call.args[1], depth)  # `typing.cast(T, x)` is `x`
         if qualified is not None and qualified.split(".")[0] == "torch":
             return self._torch_call_kind(call, qualified, depth)
+        if qualified is not None and qualified.startswith("torchmetrics.utilities."):
+            # `dim_zero_cat(self.preds)`: reshapes what it is given
+            kinds = [self.kind(a, depth - 1) for a in call.args
+                     if not isinstance(a, (ast.Constant, ast.Starred))]
+            return _combine(kinds) if kinds else Grad.UNKNOWN
         callee = func.attr if isinstance(func, ast.Attribute) else (
             func.id if isinstance(func, ast.Name) else "")
         if callee.lower().rsplit("_", 1)[-1] in INDEX_FUNCTION_WORDS and "_" in callee:
@@ -619,6 +684,9 @@ class _Tensors:
             return self._self_call_kind(call, func, depth)
         if isinstance(func, ast.Attribute) and qualified is None:
             method = func.attr
+            if method == "requires_grad_":
+                flag = self.model.literal(call.args[0]) if call.args else True
+                return Grad.YES if flag is True else Grad.NO if flag is False else Grad.TENSOR
             if method in NO_GRAD_METHODS or self._casts_to_integers(call):
                 return Grad.NO
             if method in SAME_METHODS and not self._is_values_indices(call):
@@ -956,6 +1024,8 @@ class _Tensors:
     def _attribute_kind(self, attribute: ast.Attribute, depth: int) -> Grad:
         if attribute.attr in ("data", "grad", "indices", "shape"):
             return Grad.NO
+        if isinstance(attribute.value, ast.Name) and self.is_metric(attribute.value, depth):
+            return Grad.NO  # a torchmetrics state: `update` runs with grad off
         if attribute.attr == "values" and self._is_values_indices(attribute.value):
             return _tensor_only(self.kind(
                 self._values_source(attribute.value), depth))  # type: ignore[arg-type]
@@ -1017,6 +1087,61 @@ class _Tensors:
             return isinstance(statement, ast.Assign) and self.computed_here(
                 statement.value, depth - 1)
         return False
+
+    def is_metric(self, name: ast.Name, depth: int) -> bool:
+        """Whether `name` is a torchmetrics metric: `self` in a class deriving (through
+        the project model) from a torchmetrics class, or the parameter of a function of
+        this file every call of which passes one (`custom_plot(self, ...)` from a
+        metric's `plot`). Its states never require grad: torchmetrics runs `update`
+        with grad off."""
+        if depth < 0:
+            return False
+        if self.classes.is_self(name):
+            cls = self.model.enclosing_class(name)
+            return cls is not None and self._is_metric_class(cls)
+        binding = self.reaching(name)
+        if binding is None or binding.kind is not BindingKind.PARAMETER:
+            return False
+        values = self._passed(binding)
+        return bool(values) and all(
+            isinstance(v, ast.Name) and self.is_metric(v, depth - 2) for v in values)
+
+    def _is_metric_class(self, cls: ast.ClassDef) -> bool:
+        qualified = self.classes.class_name(cls)
+        names = [self.model.qualified_name(b) or "" for b in cls.bases]
+        if qualified:
+            names += self.classes.ancestors(qualified)
+        return any(n.split(".")[0] == "torchmetrics" for n in names)
+
+    def _passed(self, binding: Binding) -> list[ast.expr] | None:
+        """What every call of the parameter's function in this file (matched by name)
+        passes it; None where a call's value is not known (`*args`, a default)."""
+        function = binding.scope.node
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        params = [*function.args.posonlyargs, *function.args.args]
+        names = [p.arg for p in params]
+        if binding.name not in names:
+            return None
+        position = names.index(binding.name)
+        method = self.model.enclosing_class(function) is not None
+        values: list[ast.expr] = []
+        for call in nodes_of(self.file.tree, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Name) and func.id == function.name:
+                index = position
+            elif isinstance(func, ast.Attribute) and func.attr == function.name:
+                index = position - 1 if method else position
+            else:
+                continue
+            value = next((k.value for k in call.keywords if k.arg == binding.name), None)
+            if value is None and 0 <= index < len(call.args) and not any(
+                    isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+                value = call.args[index]
+            if value is None:
+                return None
+            values.append(value)
+        return values
 
     def _handed_in(self, name: ast.Name, depth: int) -> bool:
         """Whether `name` holds what was handed in (a parameter, a loop variable), or a
@@ -1169,19 +1294,94 @@ class _Tensors:
 
     def callers_without_grad(self, node: ast.AST) -> str:
         """How many of the calls this file makes to the function holding `node` (matched
-        by name) run under `torch.no_grad()`: "none", "some" or "all"."""
+        by name) run with grad off: "none", "some" or "all". A call runs with grad off
+        under `torch.no_grad()` (a `with`, a decorator), in a Lightning evaluation hook,
+        or in a function every call of which in the file runs with grad off (`__call__`
+        decorated `@torch.no_grad()` -> `decode_batch` -> `nms`)."""
         function = self.model.enclosing_function(node)
         if function is None:
             return "none"
-        if function.name not in self._no_grad_callers:
-            states = [
-                grad_disabled(self.model, call) for call in nodes_of(self.file.tree, ast.Call)
-                if (isinstance(call.func, ast.Name) and call.func.id == function.name)
-                or (isinstance(call.func, ast.Attribute) and call.func.attr == function.name)
-            ]
-            self._no_grad_callers[function.name] = (
-                "all" if states and all(states) else "some" if any(states) else "none")
-        return self._no_grad_callers[function.name]
+        return self._callers_state(function.name, set())
+
+    def _callers_state(self, name: str, seen: set[str]) -> str:
+        if name in self._no_grad_callers:
+            return self._no_grad_callers[name]
+        if name in seen or len(seen) > MAX_DEPTH:
+            return "none"  # a cycle (or a long chain): nothing shown
+        seen.add(name)
+        states = [
+            self._call_without_grad(call, seen) for call in nodes_of(self.file.tree, ast.Call)
+            if (isinstance(call.func, ast.Name) and call.func.id == name)
+            or (isinstance(call.func, ast.Attribute) and call.func.attr == name)
+        ]
+        found = "all" if states and all(states) else "some" if any(states) else "none"
+        seen.discard(name)
+        if not seen:  # a result inside a cycle depends on where it was asked from
+            self._no_grad_callers[name] = found
+        return found
+
+    def _call_without_grad(self, call: ast.Call, seen: set[str]) -> bool:
+        if grad_disabled(self.model, call) or self.in_eval_hook(call):
+            return True
+        caller = self.model.enclosing_function(call)
+        return caller is not None and caller.name not in seen and \
+            self._callers_state(caller.name, seen) == "all"
+
+    def model_output(self, expr: ast.expr, depth: int) -> bool:
+        """A model's forward pass, outside `no_grad`: what `model(x)`, `model.eval()(x)`,
+        `agent.forward(obs)` returned (a callee named as a model), or a view, element or
+        arithmetic of it."""
+        if depth < 0:
+            return False
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if self.model.qualified_name(func) == "typing.cast" and len(expr.args) == 2:
+                return self.model_output(expr.args[1], depth)
+            if isinstance(func, ast.Attribute) and func.attr in SAME_METHODS:
+                return self.model_output(func.value, depth)
+            if isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and \
+                    func.func.attr == "eval" and not func.args:
+                func = func.func.value  # model.eval()(x)
+            elif isinstance(func, ast.Attribute) and func.attr == "forward":
+                return True
+            callee = func.attr if isinstance(func, ast.Attribute) else (
+                func.id if isinstance(func, ast.Name) else "")
+            return bool(set(identifier_words(callee)) & MODEL_WORDS) and \
+                not _is_inference_call(expr)
+        if isinstance(expr, (ast.Attribute, ast.Subscript)):
+            return self.model_output(expr.value, depth)
+        if isinstance(expr, ast.BinOp):
+            return self.model_output(expr.left, depth) or self.model_output(expr.right, depth)
+        if isinstance(expr, ast.Name):
+            binding = self.reaching(expr)
+            if binding is None or binding.kind is not BindingKind.ASSIGNMENT or \
+                    binding.augmented or (binding.statement is not None and grad_disabled(
+                        self.model, binding.statement)):
+                return False
+            value = binding.value if binding.value is not None else (
+                binding.statement.value if isinstance(binding.statement, ast.Assign) else None)
+            return value is not None and self.model_output(value, depth - 1)
+        return False
+
+    def is_loss(self, receiver: ast.expr) -> bool:
+        """A loss (computed to be backpropagated, so in the graph): a value named so
+        (`loss`, `train_loss`), or bound here to what a loss function or criterion
+        returned (`err = F.mse_loss(out, y)`, `err = self.criterion(out, y)`)."""
+        base = _base(receiver)
+        identifier = base.id if isinstance(base, ast.Name) else (
+            base.attr if isinstance(base, ast.Attribute) else "")
+        if set(identifier_words(identifier)) & LOSS_WORDS:
+            return True
+        if not isinstance(base, ast.Name):
+            return False
+        binding = self.reaching(base)
+        value = binding.value if binding is not None else None
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        callee = func.attr if isinstance(func, ast.Attribute) else (
+            func.id if isinstance(func, ast.Name) else "")
+        return bool(set(identifier_words(callee)) & LOSS_WORDS)
 
 
 def _tensor_only(kind: Grad) -> Grad:

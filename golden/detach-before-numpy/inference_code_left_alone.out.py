@@ -44,7 +44,7 @@ class Regressor:
 class FullGrad:
     def __init__(self, layers):
         self.bias_data = [self.get_bias_data(layer).cpu().numpy() for layer in layers]
-        self.weights = [self.get_weight(layer).detach().cpu().numpy() for layer in layers]
+        self.weights = [self.get_weight(layer).cpu().numpy() for layer in layers]
 
     def get_bias_data(self, layer):
         if isinstance(layer, torch.nn.BatchNorm2d):
@@ -61,7 +61,7 @@ def confidence(model, inputs, targets):
         outputs = model(inputs)
     scores = [target(output).cpu().numpy() for target, output in zip(targets, outputs)]
     trained = model(inputs)
-    grads = [target(output).detach().cpu().numpy() for target, output in zip(targets, trained)]
+    grads = [target(output).cpu().numpy() for target, output in zip(targets, trained)]
     return scores, grads
 
 
@@ -86,4 +86,4 @@ class Comparisons:
 
     def loss_values(self, rews1, rews2):
         probs = self.preference_model.probability(rews1, rews2)
-        return probs.detach().cpu().numpy()
+        return probs.cpu().numpy()

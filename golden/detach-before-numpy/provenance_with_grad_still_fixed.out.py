@@ -20,7 +20,7 @@ def model_eval_returns_module(model, x):
 def shuffled(model, xs):
     picked = random.choice(xs)
     y = model(picked)
-    return copy_of(y).detach().cpu().numpy()
+    return copy_of(y).cpu().numpy()
 
 
 def copy_of(y):
@@ -34,7 +34,7 @@ def scores(model, x):
 
 def read_or_run(model, x):
     result = forward_or_detach(model, x)
-    return result.detach().cpu().numpy()
+    return result.cpu().numpy()
 
 
 def forward_or_detach(model, x):

@@ -4,8 +4,8 @@ import torch
 
 def rollout(agent, env, obs):
     action, value = agent.act(torch.as_tensor(obs))
-    next_obs, reward, done, _ = env.step(action.detach().cpu().numpy())
-    return next_obs, (value * 0.5).detach().cpu().numpy()
+    next_obs, reward, done, _ = env.step(action.cpu().numpy())
+    return next_obs, (value * 0.5).cpu().numpy()
 
 
 def visualize(model, image):

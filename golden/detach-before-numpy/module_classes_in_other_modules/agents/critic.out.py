@@ -12,4 +12,4 @@ class Critic:
         return self.net(obs).detach().cpu().numpy()
 
     def normalized(self, obs: torch.Tensor):
-        return self.norm(obs).detach().cpu().numpy()
+        return self.norm(obs).cpu().numpy()
