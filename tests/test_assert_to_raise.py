@@ -365,9 +365,9 @@ def test_the_raises_convention_is_confirmed_on_warm_runs(tmp_path, cli, monkeypa
     decided: list[Path] = []
     original = engine.process_source
 
-    def counting(data, path, settings, project=None):
+    def counting(data, path, settings, *rest):
         decided.append(path)
-        return original(data, path, settings, project)
+        return original(data, path, settings, *rest)
 
     monkeypatch.setattr(engine, "process_source", counting)
     (tmp_path / "pkg").mkdir()

@@ -48,8 +48,38 @@ def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -
                # Nor what other commands need: batch's module, the cache's and the
                # configuration's readers (there is no pyproject.toml), the pool, git.
                "torchfix.cli.batch", "torchfix.engine.cache", "json", "hashlib", "tempfile",
-               "tomllib", "configparser", "pathspec", "concurrent.futures", "git")
+               "tomllib", "configparser", "pathspec", "concurrent.futures", "git",
+               # Nor the data of changes, with no change to report.
+               "torchfix.rewrite.changes")
     assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
+
+
+THREADS = """
+import sys, threading
+from torchfix.cli import main
+sys.argv = ["torchfix", *{args!r}]
+try:
+    main()
+except SystemExit:
+    pass
+print("THREADS:", sorted(thread.name for thread in threading.enumerate()))
+"""
+
+
+def threads_after(args: list[str], cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", THREADS.format(args=args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+    line = next(line for line in done.stdout.splitlines() if line.startswith("THREADS:"))
+    return ast.literal_eval(line.removeprefix("THREADS:").strip())
+
+
+def test_only_a_file_with_triggers_starts_the_parser_thread(tmp_path: Path) -> None:
+    # The large-stack thread is for parsing: a file no codemod's triggers are in is done
+    # without starting it (a pre-commit run on an unrelated file).
+    (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
+    (tmp_path / "train.py").write_text(NEEDS_FIX)
+    assert "torchfix-parse" not in threads_after(["check", "--no-cache", "plain.py"], tmp_path)
+    assert "torchfix-parse" in threads_after(["check", "--no-cache", "train.py"], tmp_path)
 
 
 def test_a_file_imports_only_the_codemods_it_triggers(tmp_path: Path) -> None:

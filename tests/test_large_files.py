@@ -25,9 +25,9 @@ def parses(monkeypatch) -> list[Path]:
     seen: list[Path] = []
     original = engine.process_source
 
-    def counting(data, path, settings, project=None):
+    def counting(data, path, settings, *rest):
         seen.append(path)
-        return original(data, path, settings, project)
+        return original(data, path, settings, *rest)
 
     monkeypatch.setattr(engine, "process_source", counting)
     return seen

@@ -10,8 +10,9 @@ result. It knows codemods only through the contract and the registry.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from torchfix.model.project import Project
     from torchfix.rewrite.changes import Change
     from torchfix.rewrite.contract import Codemod
+
+    ParseOn = Callable[[Callable[[], FileResult]], FileResult]
 
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
@@ -67,13 +70,17 @@ def read_source(path: Path, max_bytes: int | None = None) -> bytes | FileError:
 
 def process_bytes(
     data: bytes, path: Path, settings: EngineSettings, *, explicit: bool = False,
-    project: Project | None = None,
+    project: Project | None = None, parse_on: ParseOn | None = None,
 ) -> FileResult:
-    """Run the selected codemods on the contents of a file read from `path`."""
+    """Run the selected codemods on the contents of a file read from `path`.
+
+    `parse_on(work)`: calls `work` where the file may be parsed (the runner's large-stack
+    thread); it is asked only for a file that some selected codemod's triggers are in.
+    """
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
     try:
-        return process_source(data, path, settings, project)
+        return process_source(data, path, settings, project, parse_on)
     finally:
         forget_trees()  # a worker keeps nothing of a file once its result is made
 
@@ -92,8 +99,10 @@ def default_project(path: Path) -> Project:
 
 
 def process_source(data: bytes, path: Path, settings: EngineSettings,
-                   project: Project | None = None) -> FileResult:
-    """Run the selected codemods on `data` (the contents of `path`)."""
+                   project: Project | None = None,
+                   parse_on: ParseOn | None = None) -> FileResult:
+    """Run the selected codemods on `data` (the contents of `path`); the parsing and
+    deciding through `parse_on` when given (see `process_bytes`)."""
     if b"\0" in data:
         return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
     # The manifest's triggers first: a codemod whose triggers the file lacks is never
@@ -116,6 +125,13 @@ def process_source(data: bytes, path: Path, settings: EngineSettings,
             triggered.append(codemod)
     if not triggered:
         return FileResult(path)
+    if parse_on is not None:
+        return parse_on(partial(_process_triggered, data, path, triggered, settings, project))
+    return _process_triggered(data, path, triggered, settings, project)
+
+
+def _process_triggered(data: bytes, path: Path, triggered: Sequence[type[Codemod]],
+                       settings: EngineSettings, project: Project | None) -> FileResult:
     # Only a file some codemod may act on needs the parsers and the models.
     from torchfix.engine.decide import TOO_DEEP, FileFailure
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from torchfix.rewrite.changes import Change
+if TYPE_CHECKING:  # a run whose files hold no candidates never loads it
+    from torchfix.rewrite.changes import Change
 
 
 @dataclass(frozen=True)

@@ -130,9 +130,14 @@ def process_source_file(
 def _process_on_deep_stack(
     data: bytes, source: SourceFile, settings: EngineSettings, project: Project | None
 ) -> FileResult:
-    return _deep_stack_thread().call(
-        lambda: process_bytes(data, source.path, settings, explicit=source.explicit,
-                              project=project))
+    # Only the parsing needs the large stack: a file that holds no codemod's trigger is
+    # done here, without waking (or, in a one-file run, starting) the thread.
+    return process_bytes(data, source.path, settings, explicit=source.explicit,
+                         project=project, parse_on=_call_on_deep_stack)
+
+
+def _call_on_deep_stack(work: Callable[[], T]) -> T:
+    return _deep_stack_thread().call(work)
 
 
 def on_parser_stack(function: Callable[..., T], *args: Any) -> T:

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from torchfix.engine.results import FileResult
 from torchfix.output.report import Problem, Summary, counted, shown_path
 from torchfix.rewrite import registry
-from torchfix.rewrite.changes import Change, Safety
 
 if TYPE_CHECKING:
     from torchfix.output.fixes import Edit
+    from torchfix.rewrite.changes import Change
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,8 @@ class Finding:
         """Why a finding does not fail the check, for the text formats; "" if it does."""
         if self.fails:
             return ""
+        from torchfix.rewrite.changes import Safety
+
         if self.change.safety is Safety.UNSAFE:
             return "[unsafe fix: --unsafe-fixes applies it]"
         return "[no automatic fix]"
@@ -162,6 +164,8 @@ def hidden_summary(report: Report) -> str | None:
     passing = report.passing
     if not passing:
         return None
+    from torchfix.rewrite.changes import Safety
+
     unsafe = sum(f.change.safety is Safety.UNSAFE for f in passing)
     manual = len(passing) - unsafe
     parts = []

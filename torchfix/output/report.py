@@ -17,12 +17,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from torchfix.engine.results import FileResult
-from torchfix.rewrite.changes import Change, Safety
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
     from rich.text import Text
+
+    from torchfix.rewrite.changes import Change
 
 # Runs shorter than this finish before a progress bar would be any help.
 PROGRESS_DELAY_SECONDS = float(os.environ.get("TORCHFIX_PROGRESS_DELAY", "0.5"))
@@ -56,6 +57,8 @@ class Problem:
 
 def finding_line(path: Path, change: Change) -> str:
     """`path:line:col name message`, with a note when the fix is not applied by default."""
+    from torchfix.rewrite.changes import Safety
+
     note = ""
     if not change.applied and change.safety is Safety.UNSAFE:
         note = " [unsafe fix: --unsafe-fixes applies it]"
@@ -121,6 +124,11 @@ class Summary:
             summary.parsed += result.parsed
             summary.changed += counted_as_changed
             summary.generated_skipped += result.skipped == "generated"
+            if not result.changes:
+                continue
+            # Loaded by whatever made the changes; a run without any never needs it.
+            from torchfix.rewrite.changes import Safety
+
             for change in result.changes:
                 if change.applied:
                     if counted_as_changed:
