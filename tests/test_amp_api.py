@@ -167,10 +167,15 @@ def test_the_codemods_own_min_torch_wins_over_the_top_level_one(tmp_path, monkey
     assert "torch.amp.GradScaler needs torch >= 2.3 (min-torch is 2.1)" in output
 
 
-def test_without_configuration_or_floor_the_default_is_2_4(tmp_path, monkeypatch):
+def test_without_configuration_or_floor_newer_apis_are_unsafe(tmp_path, monkeypatch):
+    # torch unpinned: torch.amp.autocast (any torch 2) stays safe; GradScaler (2.3) and
+    # custom_fwd (2.4) are still migrated, but only as unsafe fixes that say why.
     output = _check_project(tmp_path, monkeypatch, {"requirements.txt": "torch\nnumpy>=1.24\n"})
-    assert "import GradScaler, autocast, custom_fwd from torch.amp" in output
-    assert "needs torch" not in output
+    assert "import autocast from torch.amp" in output
+    assert ("torch.amp.GradScaler needs torch >= 2.3, and the project declares no torch "
+            "version") in output
+    assert "torch.amp.custom_fwd needs torch >= 2.4, and the project declares no torch" in output
+    assert "(min-torch is" not in output
 
 
 def test_a_new_floor_or_min_torch_is_not_hidden_by_the_cache(tmp_path, monkeypatch):

@@ -55,6 +55,12 @@ def golden_root() -> Path:
     return Path(__file__).resolve().parent.parent / "golden"
 
 
+# A one-file case is a module of a project that declares a current torch, as most do; what
+# a project that declares none gets is told by folder cases. A case's own `.toml` replaces
+# this (its `pyproject.toml` says what the project declares).
+SINGLE_FILE_REQUIREMENTS = "torch>=2.4\n"
+
+
 @dataclass(frozen=True)
 class GoldenCase:
     """One golden case of a codemod: a file, or a folder for a multi-file project."""
@@ -169,6 +175,8 @@ def run_case(case: GoldenCase, cli: Typer) -> CaseOutcome:
                 target.write_bytes(source)
         if case.config_path is not None and not case.is_folder:
             Path("pyproject.toml").write_bytes(case.config_path.read_bytes())
+        elif not case.is_folder:
+            Path("requirements.txt").write_text(SINGLE_FILE_REQUIREMENTS, encoding="utf-8")
         if case.check_path is not None:
             code, output = _cli(cli, ["check", "--select", case.codemod, "--quiet", "--show-all",
                                  *args, filename])

@@ -166,6 +166,18 @@ class Table:
             for call in calls.get(method, ()):
                 yield from self._method(file, call)
 
+    def _safety(self, file: FileContext, entry: Entry, safety: Safety | None = None
+                ) -> tuple[Safety, str]:
+        """How safe a fix of the row is in this file (`safety`: the row's, or the one its
+        call fixer found), and the detail a fix made unsafe here says: a replacement newer
+        than torch 2.0 in a project that declares no torch version is unsafe."""
+        safety = entry.safety if safety is None else safety
+        undeclared = file.undeclared_floor(entry.since, entry.replacement or entry.name) \
+            if entry.since is not None and safety is Safety.SAFE else None
+        if undeclared:
+            return Safety.UNSAFE, f"unsafe: {undeclared}"
+        return safety, ""
+
     def _message(self, entry: Entry, detail: str = "") -> str:
         text = f"{entry.name} {VERBS[entry.status]}"
         if entry.replacement:
@@ -233,7 +245,8 @@ class Table:
         if spelled is None:
             return Finding(node, self._message(entry, "its name is taken here"), Safety.MANUAL,
                            code=self.codes.use)
-        return Finding(node, self._message(entry), entry.safety,
+        safety, detail = self._safety(file, entry)
+        return Finding(node, self._message(entry, detail), safety,
                        (ReplaceNode(node, spelled.text), *spelled.imports), code=self.codes.use)
 
     # -- one use of an old name ------------------------------------------------------------
@@ -246,7 +259,8 @@ class Table:
         if isinstance(fix, str):
             yield Finding(node, self._message(entry, fix), Safety.MANUAL, code=code)
             return
-        yield Finding(node, self._message(entry), fix.safety, fix.edits, code=code)
+        safety, detail = self._safety(file, entry, fix.safety)
+        yield Finding(node, self._message(entry, detail), safety, fix.edits, code=code)
 
     def _fix(self, file: FileContext, entry: Entry, node: ast.expr,
              spell: Callable[[], Spelling | None]) -> _Fix | str:
@@ -362,13 +376,14 @@ class Table:
                 fix = self._fix(file, entry, reference, lambda s=spelled_name: Spelling(s))
                 if isinstance(fix, str):
                     return None
-                if fix.safety is Safety.UNSAFE:
+                fix_safety, detail = self._safety(file, entry, fix.safety)
+                if fix_safety is Safety.UNSAFE:
                     safety = Safety.UNSAFE
-                findings.append(Finding(reference, self._message(entry), fix.safety, fix.edits,
-                                        code=self.codes.use))
+                findings.append(Finding(reference, self._message(entry, detail), fix_safety,
+                                        fix.edits, code=self.codes.use))
             if self._too_new(file, entry):
                 return None
-            if entry.safety is Safety.UNSAFE:
+            if self._safety(file, entry)[0] is Safety.UNSAFE:
                 safety = Safety.UNSAFE
         text = import_from_text(new_module, names, file.source(node))
         first = plans[0][1]
@@ -397,7 +412,8 @@ class Table:
             return
         text = import_from_text(entry.replacement or "",
                                 [(a.name, a.asname) for a in node.names], file.source(node))
-        yield Finding(node, self._message(entry), entry.safety, (ReplaceNode(node, text),),
+        safety, detail = self._safety(file, entry)
+        yield Finding(node, self._message(entry, detail), safety, (ReplaceNode(node, text),),
                       code=self.codes.imported)
 
     # -- plain imports ---------------------------------------------------------------------
@@ -433,7 +449,8 @@ class Table:
             new = (entry.replacement or "") + alias.name[len(entry.name):]
             parts = [new + (f" as {a.asname}" if a.asname else "") if a is alias
                      else a.name + (f" as {a.asname}" if a.asname else "") for a in node.names]
-            yield Finding(node, self._message(entry), entry.safety,
+            safety, detail = self._safety(file, entry)
+            yield Finding(node, self._message(entry, detail), safety,
                           (ReplaceNode(node, "import " + ", ".join(parts)),),
                           code=self.codes.imported)
 

@@ -209,7 +209,7 @@ class AmpApi(Codemod):
                "Oldest torch the code supports; replacements that need a newer one are "
                "reported instead of applied. Unset: [tool.torchfix] min-torch, else the "
                "project's declared torch requirement, else its code's torch version "
-               "checks, else 2.4.",
+               "checks, else 2.4 (then fixes needing torch > 2.0 are unsafe).",
                check=lambda value: parse_version(str(value))),
     )
 
@@ -632,6 +632,10 @@ class _Planner:
                     f"torch >= {since[0]}.{since[1]} (min-torch is {minimum[0]}.{minimum[1]}"
                     f"{where}): keep it, or choose by torch version by hand"
                 )))
+            elif since is not None and "min-torch" not in self.file.options:
+                undeclared = self.file.undeclared_floor(since, f"torch.amp.{target}")
+                if undeclared and unit.unsafe_reason is None:
+                    unit.unsafe_reason = undeclared
 
     def _in_fallback(self, node: ast.AST) -> bool:
         """Whether another branch of an enclosing if / conditional expression / try (or

@@ -62,7 +62,7 @@ class AutocastDevice(Codemod):
     summary = "Name the device in torch's autocast state functions (get_autocast_dtype(\"cuda\"))."
     triggers = (b"autocast_enabled", b"autocast_gpu", b"autocast_cpu", b"autocast_ipu",
                 b"autocast_xla")
-    fix_safety = "safe"
+    fix_safety = "safe, unsafe"
     family = "migrations"
 
     @classmethod
@@ -92,7 +92,9 @@ class AutocastDevice(Codemod):
                 yield Finding(call, f"{message} (torch is not reachable here)", Safety.MANUAL)
                 continue
             arguments = ", ".join([f'"{device}"', *(file.source(a) for a in call.args)])
-            yield Finding(call, message, Safety.SAFE, (
+            unsafe = file.undeclared_floor(SINCE, new)
+            yield Finding(call, f"{message} (unsafe: {unsafe})" if unsafe else message,
+                          Safety.UNSAFE if unsafe else Safety.SAFE, (
                 ReplaceNode(call, f"{function.text}({arguments})"), *function.imports))
 
 

@@ -98,11 +98,12 @@ class DcpSaveLoad(Codemod):
                           if k.arg != "coordinator_rank"]
             state = call.args[0] if call.args else next(
                 (k.value for k in call.keywords if k.arg == "state_dict"), None)
-            safe = state is not None and _plain_state(model, state)
+            unsafe = (file.undeclared_floor(SINCE, f"dcp.{new}") if state is not None
+                      and _plain_state(model, state) else "it also calls state_dict() / "
+                      "load_state_dict() on values that have them")
             yield Finding(
-                call, message if safe else f"{message} (unsafe: it also calls state_dict() / "
-                "load_state_dict() on values that have them)",
-                Safety.SAFE if safe else Safety.UNSAFE,
+                call, f"{message} (unsafe: {unsafe})" if unsafe else message,
+                Safety.UNSAFE if unsafe else Safety.SAFE,
                 (ReplaceNode(call, f"{function.text}({', '.join(arguments)})"),
                  *function.imports))
 

@@ -59,7 +59,7 @@ class SdpaKernel(Codemod):
     name = "sdpa-kernel"
     summary = "Replace the deprecated torch.backends.cuda.sdp_kernel by nn.attention.sdpa_kernel."
     triggers = (b"sdp_kernel",)
-    fix_safety = "safe"
+    fix_safety = "safe, unsafe"
     codes = ("TOR101",)
     family = "migrations"
 
@@ -92,7 +92,9 @@ class SdpaKernel(Codemod):
                 yield Finding(call, f"{message} (a name it needs is taken here)", Safety.MANUAL)
                 continue
             listed = ", ".join(f"{enum.text}.{backend}" for backend in backends)
-            yield Finding(call, message, Safety.SAFE, (
+            unsafe = file.undeclared_floor(since, "sdpa_kernel")
+            yield Finding(call, f"{message} (unsafe: {unsafe})" if unsafe else message,
+                          Safety.UNSAFE if unsafe else Safety.SAFE, (
                 ReplaceNode(call, f"{function.text}([{listed}])"),
                 *function.imports, *enum.imports))
 

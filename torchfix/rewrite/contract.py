@@ -30,6 +30,11 @@ from torchfix.rewrite.changes import Change as Change
 from torchfix.rewrite.changes import Safety
 from torchfix.rewrite.changes import applies as applies
 
+# What a project that declares no torch version is taken to run: any torch 2 release. A fix
+# whose replacement is newer is unsafe there (round 9: `torch.amp.GradScaler("cuda")`, torch
+# 2.3, offered as safe to a project that pins nothing was judged wrong by its reviewer).
+UNDECLARED_FLOOR = (2, 0)
+
 if TYPE_CHECKING:
     from torchfix.model.project import ModuleName, Project
     from torchfix.model.semantic import SemanticModel
@@ -250,6 +255,16 @@ class FileContext:
         """The oldest torch the code must keep working on: `min-torch` from the
         configuration, else the project's declared floor; None when neither says."""
         return self.project.min_torch()
+
+    def undeclared_floor(self, since: tuple[int, int], what: str) -> str | None:
+        """Why a fix whose replacement needs torch `since` is unsafe here: the project
+        declares no torch version (nor a `min-torch`) and `since` is newer than
+        UNDECLARED_FLOOR. None where the project says what it supports (the codemod then
+        compares with that) or where `since` is old enough for any torch 2 release."""
+        if since <= UNDECLARED_FLOOR or self.min_torch() is not None:
+            return None
+        return (f"{what} needs torch >= {since[0]}.{since[1]}, and the project declares no "
+                "torch version")
 
 
 def physical_lines(text: str) -> list[str]:
