@@ -308,9 +308,11 @@ class AssertToRaise(Codemod):
     "ignore"`) it is **left alone** without a word, as test code is. That is: asserts at
     module level or in a class body, in nested functions, in private functions and the
     methods of private classes; asserts that read values computed in the function (state
-    on `self` among them) or read no parameter; asserts under a package private by its
-    name (`_impl`, `internal`, `_internal`); the methods of a `torch.autograd.Function`
-    subclass (autograd passes their arguments); in a registry-built class
+    on `self` among them) or read no parameter; `self.slots[i] is None` outside the
+    constructor (a slot of the object's state the parameters only pick); asserts under a
+    package private by its name (`_impl`, `internal`, `_internal`); the methods of a
+    `torch.autograd.Function` subclass (autograd passes their arguments); in a
+    registry-built class
     (`@MODELS.register_module()`) the checks of any method but the constructor that
     compare lengths or numbers of dimensions (`len(x) == self.num_levels`: what the
     framework hands between stages); message-less checks of a parameter's
@@ -949,6 +951,10 @@ class _Decider:
         if isinstance(narrowed, ast.Attribute):
             yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                    "narrow its type: state handed in, more likely than user input"), True
+        slot = self._self_slot(node.test, function)
+        if slot is not None:
+            yield (f"checks whether `{slot}` is set: a slot of the object's own state (the "
+                   "parameters only pick it), an invariant of the object, not input"), True
         state = self._state_checked(node, function)
         if state is not None:
             yield (f"checks that `{state}` is set: the state of an object handed in, an "
@@ -1006,6 +1012,25 @@ class _Decider:
         if function.name == "__init__" and read and read <= set(facts["literal"]):
             names = ", ".join(f"`{name}`" for name in sorted(read))
             return f"{owner}: every call in the package passes {names} a literal"
+        return None
+
+    def _self_slot(self, test: ast.expr, function: _Function) -> str | None:
+        """`self.tensors[chunk][idx]` in `assert self.tensors[chunk][idx] is None` (or `is
+        not None`) outside the constructor: whether the object's own slot is filled."""
+        if (not isinstance(test, ast.Compare) or len(test.ops) != 1
+                or not isinstance(test.ops[0], (ast.Is, ast.IsNot))
+                or not (isinstance(test.comparators[0], ast.Constant)
+                        and test.comparators[0].value is None)
+                or function.name in CONSTRUCTION_METHODS):
+            return None
+        subject = test.left
+        root: ast.expr = subject
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        self_parameter = self._self_parameter(function)
+        if (isinstance(subject, ast.Subscript) and isinstance(root, ast.Name)
+                and self_parameter is not None and root.id == self_parameter):
+            return ast.unparse(subject)
         return None
 
     def _cannot_fail(self, test: ast.expr) -> bool:
