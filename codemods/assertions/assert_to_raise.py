@@ -310,7 +310,7 @@ class AssertToRaise(Codemod):
     methods of private classes; asserts that read values computed in the function (state
     on `self` among them) or read no parameter; `self.slots[i] is None` outside the
     constructor (a slot of the object's state the parameters only pick); asserts under a
-    package private by its name (`_impl`, `internal`, `_internal`); the methods of a
+    package named `internal` or `_internal`; the methods of a
     `torch.autograd.Function` subclass (autograd passes their arguments); in a
     registry-built class
     (`@MODELS.register_module()`) the checks of any method but the constructor that
@@ -1051,15 +1051,16 @@ class _Decider:
         return len(size.args) == 1 and self._builtin(size.func) == "builtins.len"
 
     def _private_package(self) -> str | None:
-        """The package above the module that its name makes private (`_impl`, or
-        `internal` / `_internal`, fairscale's `internal/containers.py`), dotted from the
-        top; None where every package above it is public. The module's own name does not
-        count: a public class is often defined in a `_module.py` its package exports."""
+        """The package above the module that its name makes internal (`internal` /
+        `_internal`, fairscale's `internal/containers.py`), dotted from the top; None
+        elsewhere. Any other leading-underscore package does not count (captum's
+        `attr/_core/` defines the classes `captum.attr` exports), nor does the module's
+        own name (a public class is often defined in a `_module.py` its package exports)."""
         module = self.file.module
         parts = module.name.split(".")
         packages = parts if module.is_package else parts[:-1]
         for index, part in enumerate(packages):
-            if part in PRIVATE_PACKAGES or (part.startswith("_") and not part.endswith("__")):
+            if part in PRIVATE_PACKAGES:
                 return ".".join(parts[:index + 1])
         return None
 
