@@ -132,6 +132,18 @@ CONSTRUCTION_METHODS = frozenset({"__init__", "__new__", *POST_INIT_METHODS})
 # Calls that are true while torch.compile, TorchScript or the tracer runs the code: an
 # assert under them is there for the compiler, and a raise would change what it traces.
 COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dynamo_compiling"})
+# `torch.autograd.Function` under the names torch defines and exports it.
+AUTOGRAD_FUNCTIONS = frozenset({
+    "torch.autograd.Function", "torch.autograd.function.Function",
+    "torch.autograd.function.InplaceFunction", "torch.autograd.InplaceFunction"})
+# Package names that say their modules are not public API (besides a leading `_`).
+PRIVATE_PACKAGES = frozenset({"internal", "_internal"})
+# Why a constructor assert of a registry-built class in a built distribution is reported.
+REGISTRY_CONSTRUCTOR = (
+    "a constructor check of a registry-built class (`@X.register_module()`): OpenMMLab-style "
+    "projects test such config checks with `assertRaises(AssertionError)` in their "
+    "repository, which an unpacked sdist or wheel does not ship: change the check and "
+    "those tests together")
 # Why `assert False` is an unsafe fix wherever it is.
 ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
 # What the `invariants` option takes: leave internal invariants alone, or offer them as
@@ -282,7 +294,9 @@ class AssertToRaise(Codemod):
     `__post_init__`) that has not been reassigned before the assert, and reads no other
     local variable but those holding only the caller's values (a local bound once before
     the assert from parameters, constants and builtins, `n = len(low)`; the target of a
-    `for` directly over a parameter, or `zip`/`enumerate` of parameters). Giving a
+    `for` directly over a parameter, or `zip`/`enumerate` of parameters; names unpacked
+    from them, `height, width = image_size`; a reassignment in the other branch of an
+    `if` around the assert does not reach it). Giving a
     parameter its default (`if config is None: config =
     DefaultConfig()`, or `if not config:`, the default reading no other local variable)
     does not count as reassigning it: the value is still the caller's, or the default.
@@ -294,7 +308,14 @@ class AssertToRaise(Codemod):
     "ignore"`) it is **left alone** without a word, as test code is. That is: asserts at
     module level or in a class body, in nested functions, in private functions and the
     methods of private classes; asserts that read values computed in the function (state
-    on `self` among them) or read no parameter; message-less checks of a parameter's
+    on `self` among them) or read no parameter; `self.slots[i] is None` outside the
+    constructor (a slot of the object's state the parameters only pick); asserts under a
+    package named `internal` or `_internal`; the methods of a
+    `torch.autograd.Function` subclass (autograd passes their arguments); in a
+    registry-built class
+    (`@MODELS.register_module()`) the checks of any method but the constructor that
+    compare lengths or numbers of dimensions (`len(x) == self.num_levels`: what the
+    framework hands between stages); message-less checks of a parameter's
     attribute (`assert trainer.max_epochs is not None`, `assert algo.impl`: written to
     narrow a type for mypy, about state handed in rather than user input; also `and`-ed
     with other checks); `is not None` checks of a parameter's attribute, with a message
@@ -329,7 +350,10 @@ class AssertToRaise(Codemod):
     (`pyproject.toml`, `setup.py`, `setup.cfg`, `PKG-INFO` or `*.dist-info` at the root)
     that ships no tests (a test file holds a `test*` function, a `Test*` class or a
     `TestCase`; helper modules such as `test_utils.py` or `test_helpers.py` do not
-    count): the tests that may expect its AssertionError exist, but cannot be seen.
+    count): the tests that may expect its AssertionError exist, but cannot be seen. In an
+    unpacked sdist or wheel, the constructor checks of a registry-built class are
+    reported instead: OpenMMLab-style projects test them with
+    `assertRaises(AssertionError)` in the repository.
 
     Reported, never rewritten (the code relies on the AssertionError): an assert inside a
     `try` whose handler catches `AssertionError`, in a function that such a `try` in the
@@ -364,7 +388,8 @@ class AssertToRaise(Codemod):
     helpers), asserts under `if TYPE_CHECKING:` or `if __debug__:`, asserts the compiler
     runs (under `if torch.compiler.is_compiling():`, `torch.jit.is_scripting()`,
     `is_tracing()`, or in the `else` of `if not ...:` those: a raise there changes what is
-    traced), and asserts that can never fail (`assert (x, "message")`).
+    traced), and asserts that can never fail (`assert (x, "message")`, `assert
+    s.index(p) >= 0`, `assert len(x) >= 0`).
 
     Callers in other files that catch `AssertionError` cannot be seen: search for them
     before applying.
@@ -471,7 +496,8 @@ class _Decider:
 
     def decide(self, node: ast.Assert) -> Decision | None:
         """What to do with the assert; None where it is left alone without a word."""
-        if (_always_true(node.test) or self._in_test_code(node) or self._never_checked(node)
+        if (_always_true(node.test) or self._cannot_fail(node.test)
+                or self._in_test_code(node) or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)):
             return None
         function = self._function(node)
@@ -492,6 +518,10 @@ class _Decider:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
         if self._invariant(node, function):
             return None  # an internal invariant: an assert is the right tool
+        if (function is not None and function.owner is not None
+                and function.name in CONSTRUCTION_METHODS and _registry_built(function.owner)
+                and self.file.project.is_built_distribution()):
+            return replace(decision, verdict=Verdict.REPORT, reason=REGISTRY_CONSTRUCTOR)
         decision = replace(decision, layout=self._layout(node, decision, function))
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
@@ -884,9 +914,22 @@ class _Decider:
                    "example under python -O"), True
         if self.catches_assertion_error:
             yield "this file catches AssertionError elsewhere", False
+        owner = f"{function.owner.name}." if function.owner is not None else ""
         if not function.public:
-            owner = f"{function.owner.name}." if function.owner is not None else ""
             yield f"{owner}{function.name}() is private: its checks are internal invariants", True
+        package = self._private_package()
+        if package is not None:
+            yield (f"in the package `{package}`, private by its name: not public API, its "
+                   "checks are internal invariants"), True
+        if function.owner is not None and self._autograd_function(function.owner):
+            yield (f"{owner}{function.name}() is a method of a torch.autograd.Function: "
+                   "autograd and the library pass its arguments, its checks are internal "
+                   "invariants"), True
+        if (function.owner is not None and function.name not in CONSTRUCTION_METHODS
+                and _registry_built(function.owner) and self._compares_sizes(node.test)):
+            yield (f"{owner}{function.name}() of a registry-built class compares the sizes "
+                   "of what the framework hands between stages (`len(x) == "
+                   "self.num_levels`): a check of its wiring, not of input"), True
         message = self._message_text(node.msg)
         inputs, defaulted, computed = self._names_read(node, function)
         wiring = self._wiring(node, function, inputs | defaulted)
@@ -908,6 +951,10 @@ class _Decider:
         if isinstance(narrowed, ast.Attribute):
             yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                    "narrow its type: state handed in, more likely than user input"), True
+        slot = self._self_slot(node.test, function)
+        if slot is not None:
+            yield (f"checks whether `{slot}` is set: a slot of the object's own state (the "
+                   "parameters only pick it), an invariant of the object, not input"), True
         state = self._state_checked(node, function)
         if state is not None:
             yield (f"checks that `{state}` is set: the state of an object handed in, an "
@@ -967,6 +1014,93 @@ class _Decider:
             return f"{owner}: every call in the package passes {names} a literal"
         return None
 
+    def _self_slot(self, test: ast.expr, function: _Function) -> str | None:
+        """`self.tensors[chunk][idx]` in `assert self.tensors[chunk][idx] is None` (or `is
+        not None`) outside the constructor: whether the object's own slot is filled."""
+        if (not isinstance(test, ast.Compare) or len(test.ops) != 1
+                or not isinstance(test.ops[0], (ast.Is, ast.IsNot))
+                or not (isinstance(test.comparators[0], ast.Constant)
+                        and test.comparators[0].value is None)
+                or function.name in CONSTRUCTION_METHODS):
+            return None
+        subject = test.left
+        root: ast.expr = subject
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        self_parameter = self._self_parameter(function)
+        if (isinstance(subject, ast.Subscript) and isinstance(root, ast.Name)
+                and self_parameter is not None and root.id == self_parameter):
+            return ast.unparse(subject)
+        return None
+
+    def _cannot_fail(self, test: ast.expr) -> bool:
+        """`s.index(x) >= 0` (`index` raises where it finds nothing, else returns a
+        position), `len(x) >= 0`, `0 <= len(x)`: true whenever it is evaluated."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return False
+        size, zero = test.left, test.comparators[0]
+        if isinstance(test.ops[0], ast.LtE):
+            size, zero = zero, size
+        elif not isinstance(test.ops[0], ast.GtE):
+            return False
+        if not (isinstance(zero, ast.Constant) and type(zero.value) is int
+                and zero.value == 0 and isinstance(size, ast.Call)):
+            return False
+        if isinstance(size.func, ast.Attribute):
+            return size.func.attr == "index"
+        return len(size.args) == 1 and self._builtin(size.func) == "builtins.len"
+
+    def _private_package(self) -> str | None:
+        """The package above the module that its name makes internal (`internal` /
+        `_internal`, fairscale's `internal/containers.py`), dotted from the top; None
+        elsewhere. Any other leading-underscore package does not count (captum's
+        `attr/_core/` defines the classes `captum.attr` exports), nor does the module's
+        own name (a public class is often defined in a `_module.py` its package exports)."""
+        module = self.file.module
+        parts = module.name.split(".")
+        packages = parts if module.is_package else parts[:-1]
+        for index, part in enumerate(packages):
+            if part in PRIVATE_PACKAGES:
+                return ".".join(parts[:index + 1])
+        return None
+
+    def _autograd_function(self, owner: ast.ClassDef) -> bool:
+        """Whether the class derives from `torch.autograd.Function`: directly, or through
+        project classes (`Project.ancestors`)."""
+        project = self.file.project
+        for base in owner.bases:
+            qualified = self.model.qualified_name(base)
+            if qualified is None:
+                continue
+            if qualified in AUTOGRAD_FUNCTIONS or any(
+                    ancestor in AUTOGRAD_FUNCTIONS for ancestor in project.ancestors(
+                        project.canonical(qualified) or qualified)):
+                return True
+        return False
+
+    def _compares_sizes(self, test: ast.expr) -> bool:
+        """`len(x) == self.num_levels`, `len(a) == len(b)`, `x.dim() == 4`, `len(x) >= n`
+        (and `and`s of them): a comparison of a length or a number of dimensions with
+        other lengths, counts on `self`, constants or plain names."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return all(self._compares_sizes(value) for value in test.values)
+        if not isinstance(test, ast.Compare) or not all(
+                isinstance(op, (ast.Eq, ast.NotEq, *_ORDERINGS)) for op in test.ops):
+            return False
+        operands = [test.left, *test.comparators]
+        return any(self._size(operand) for operand in operands) and all(
+            self._size(operand) or _count(operand) for operand in operands)
+
+    def _size(self, expr: ast.expr) -> bool:
+        """`len(x)`, `x.dim()`, `x.ndim`."""
+        if isinstance(expr, ast.Attribute):
+            return expr.attr == "ndim"
+        if not isinstance(expr, ast.Call) or expr.keywords:
+            return False
+        if isinstance(expr.func, ast.Attribute):
+            return expr.func.attr == "dim" and not expr.args
+        return len(expr.args) == 1 and self._builtin(expr.func) == "builtins.len"
+
     def _used_before(self, name: str, node: ast.Assert, function: _Function) -> bool:
         """Whether a statement that always runs before the assert (an earlier simple
         statement of its block, or of a block around it) reads an attribute of `name` or
@@ -1023,6 +1157,9 @@ class _Decider:
             return bool(sources) and all(
                 isinstance(source, ast.Name) and self._is_input(source, node, function)
                 for source in sources)
+        if _unpacking(binding) and isinstance(statement, ast.Assign):
+            # `height, width = image_size`: the parts of what the caller passed
+            return self._from_inputs(statement.value, node, function)
         if not _plain_assignment(binding):
             return False
         assert binding.value is not None  # a plain assignment has its value
@@ -1162,10 +1299,30 @@ class _Decider:
             if binding.kind is BindingKind.PARAMETER or not (
                     binding.position < position or self._loops(binding, function) & loops):
                 continue
+            if not loops and self._other_branch(binding, node):
+                continue  # `if ...: x = (x,)` / `else: assert 0 not in x`: never reaches it
             if not self._gives_default(binding, node, function):
                 return "computed"
             state = "defaulted"
         return state
+
+    def _other_branch(self, binding: Binding, node: ast.Assert) -> bool:
+        """Whether the binding is in the other branch of an `if` around the assert (the
+        `body` where the assert is in the `orelse`, or the other way round)."""
+        statement = binding.statement
+        if statement is None:
+            return False
+        child: ast.AST = node
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, _FUNCTIONS):
+                return False
+            if isinstance(ancestor, ast.If):
+                in_body = any(child is inner for inner in ancestor.body)
+                other = ancestor.orelse if in_body else ancestor.body
+                if any(inner is statement for branch in other for inner in ast.walk(branch)):
+                    return True
+            child = ancestor
+        return False
 
     def _loops(self, node: ast.Assert | Binding, function: _Function) -> set[int]:
         """The loops of the function around the assert, or around (or binding) a name."""
@@ -1521,6 +1678,25 @@ def _always_true(test: ast.expr) -> bool:
     return isinstance(test, ast.Constant) and bool(test.value)
 
 
+def _registry_built(owner: ast.ClassDef) -> bool:
+    """`@MODELS.register_module()` (OpenMMLab's registries): a class the framework builds
+    from a config and wires to the other stages of a model."""
+    for decorator in owner.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and target.attr == "register_module":
+            return True
+    return False
+
+
+def _count(expr: ast.expr) -> bool:
+    """A count a size is compared with: a whole-number constant, `self.num_levels`, `n`."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, int) and not isinstance(expr.value, bool)
+    if isinstance(expr, ast.Attribute):
+        return isinstance(expr.value, ast.Name) and expr.value.id == "self"
+    return isinstance(expr, ast.Name)
+
+
 def _always_false(test: ast.expr) -> bool:
     return isinstance(test, ast.Constant) and not test.value
 
@@ -1606,6 +1782,17 @@ def _plain_assignment(binding: Binding) -> bool:
     if isinstance(statement, ast.Assign):
         return len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
     return isinstance(statement, ast.AnnAssign)
+
+
+def _unpacking(binding: Binding) -> bool:
+    """Whether `binding` is a name of `a, b = value`: one flat tuple or list of names."""
+    statement = binding.statement
+    if (binding.kind is not BindingKind.ASSIGNMENT or binding.augmented
+            or not isinstance(statement, ast.Assign) or len(statement.targets) != 1):
+        return False
+    target = statement.targets[0]
+    return isinstance(target, ast.Tuple | ast.List) and all(
+        isinstance(element, ast.Name) for element in target.elts)
 
 
 def _int_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

@@ -52,3 +52,12 @@ class _RingIndex:
     def advance(self, steps):
         assert steps >= 0
         return steps
+
+
+class PartitionHandler:
+    def __init__(self, chunks):
+        self.tensors = [[None] for _ in range(chunks)]
+
+    def feed(self, chunk, input_idx, value):
+        assert self.tensors[chunk][input_idx] is None
+        self.tensors[chunk][input_idx] = value
