@@ -109,7 +109,7 @@ def test_config_applies_with_apply_too(tmp_path, cli):
 
 # -- extend-select, per-file-ignores, extend-exclude ----------------------------------------
 
-AMP = "from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n"
+AMP = "from torch.cuda.amp import autocast\nmixed_precision = autocast()\n"
 
 
 def _codemods(result) -> list[tuple[str, str]]:

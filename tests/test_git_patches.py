@@ -22,7 +22,7 @@ from git_helpers import (
     write_files,
 )
 
-from torchfix.golden import discover_cases
+from torchfix.golden import SINGLE_FILE_REQUIREMENTS, discover_cases
 from torchfix.rewrite import registry
 
 
@@ -156,6 +156,7 @@ def test_every_codemod_gets_its_own_patch(tmp_path: Path) -> None:
     files: dict[str, str | bytes] = {
         f"{codemod}/{filename}": path.read_bytes() for codemod, path, filename, _ in cases
     }
+    files["requirements.txt"] = SINGLE_FILE_REQUIREMENTS  # what the one-file cases assume
     repo = make_repo(tmp_path / "repo", files)
     out = tmp_path / "patches"
     result = torchfix("apply", "--patch-dir", str(out), "--select", "ALL", "--jobs", "1", ".",

@@ -72,6 +72,7 @@ def test_the_installed_wheel_checks_and_fixes_without_the_repository(wheel, tmp_
     wheel.extractall(site)
     project = tmp_path / "project"
     project.mkdir()
+    (project / "requirements.txt").write_text("torch>=2.4\n")
     (project / "train.py").write_text(
         "import torch\n\nscaler = torch.cuda.amp.GradScaler()\n")
     script = (

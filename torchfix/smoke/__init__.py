@@ -56,6 +56,9 @@ def expect(condition: object, message: str) -> None:
         raise ScenarioFailed(message)
 
 
+SNIPPET_MIN_TORCH = (2, 4)
+
+
 def rewrite(
     source: str,
     codemod: str,
@@ -75,10 +78,11 @@ def rewrite(
         options={codemod: dict(options or {})},
     )
     # In a folder of its own: the project torchfix is run from (its torch floor, its
-    # formatter settings) must not shape what a scenario checks.
+    # formatter settings) must not shape what a scenario checks. Like a one-file golden
+    # case, the snippet's project supports torch 2.4 on (the smoke runs a newer one).
     with tempfile.TemporaryDirectory(prefix="torchfix-smoke-") as folder:
         result = process_source(source.encode(), Path(folder) / filename, settings,
-                                Project(Path(folder)))
+                                Project(Path(folder), configured_min_torch=SNIPPET_MIN_TORCH))
     if result.error is not None:
         raise ScenarioFailed(f"torchfix could not rewrite the snippet: {result.error.message}")
     if result.output is None:
