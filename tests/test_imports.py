@@ -50,7 +50,9 @@ def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -
                "torchfix.cli.batch", "torchfix.engine.cache", "json", "hashlib", "tempfile",
                "tomllib", "configparser", "pathspec", "concurrent.futures", "git",
                # Nor the data of changes, with no change to report.
-               "torchfix.rewrite.changes")
+               "torchfix.rewrite.changes",
+               # Nor the text formats' renderers, with no finding to list.
+               "torchfix.output.text")
     assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
 
 

@@ -91,7 +91,7 @@ class RecordNote(NamedTuple):
                 "pruned": list(self.pruned)}
 
 
-@dataclass
+@dataclass(eq=False)  # one run's counts, the same only as itself
 class Summary:
     """The counts of the closing summary."""
 
