@@ -50,7 +50,9 @@ def test_a_file_without_triggers_loads_no_codemod_and_no_model(tmp_path: Path) -
                "torchfix.cli.batch", "torchfix.engine.cache", "json", "hashlib", "tempfile",
                "tomllib", "configparser", "pathspec", "concurrent.futures", "git",
                # Nor the data of changes, with no change to report.
-               "torchfix.rewrite.changes")
+               "torchfix.rewrite.changes",
+               # Nor the text formats' renderers, with no finding to list.
+               "torchfix.output.text")
     assert loaded(["check", "--no-cache", "plain.py"], tmp_path, watched) == []
 
 
@@ -140,3 +142,34 @@ def test_the_data_classes_of_a_check_carry_their_own_docstrings(tmp_path: Path) 
                           text=True, timeout=120)
     line = next(line for line in done.stdout.splitlines() if line.startswith("GENERATED:"))
     assert ast.literal_eval(line.removeprefix("GENERATED:").strip()) == []
+
+
+DATA_CLASSES = """
+import dataclasses
+print("DATACLASSES:", sorted(
+    f"{cls.__module__}.{cls.__qualname__}"
+    for module in list(sys.modules.values())
+    if getattr(module, "__name__", "").startswith(("torchfix", "codemods"))
+    for cls in vars(module).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+    and cls.__module__ == module.__name__
+))
+"""
+
+
+def test_a_file_without_triggers_makes_only_the_run_s_data_classes(tmp_path: Path) -> None:
+    # Python writes and execs each method of a data class when the class is defined: on
+    # the start-up of every command. The plain records (a finding, a problem, a file's
+    # error, a statistic...) are named tuples; the data classes a one-file check defines
+    # are the run's own. A new one here is a cost to weigh.
+    (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
+    probe = PROBE.format(args=["check", "--no-cache", "plain.py"], watched=()) + DATA_CLASSES
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    line = next(line for line in done.stdout.splitlines() if line.startswith("DATACLASSES:"))
+    assert set(ast.literal_eval(line.removeprefix("DATACLASSES:").strip())) <= {
+        "torchfix.engine.config.Config", "torchfix.engine.discovery.Discovery",
+        "torchfix.engine.pipeline.RunOptions", "torchfix.engine.pipeline.RunOutcome",
+        "torchfix.engine.results.EngineSettings", "torchfix.engine.results.FileResult",
+        "torchfix.model.project.Project", "torchfix.output.data.Report",
+        "torchfix.output.report.Summary"}

@@ -7,7 +7,6 @@ import contextlib
 import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -159,7 +158,7 @@ def apply(
     if note is not None and recorder is not None:
         # Only after a run that recorded: the new run counts among those kept.
         keep = outcome.config.keep_runs
-        note = replace(note, pruned=tuple(prune_runs(recorder.folder.parent, keep,
+        note = note._replace(pruned=tuple(prune_runs(recorder.folder.parent, keep,
                                                      recorder.name)), keep_runs=keep)
     finish(outcome, problems, output_format, quiet, "changed", failed=False, record=note,
            written=written)

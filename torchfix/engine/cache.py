@@ -126,7 +126,7 @@ def _encode(result: FileResult) -> dict[str, Any]:
              c.end_column, c.code]
             for c in result.changes
         ],
-        "error": dataclasses.asdict(result.error) if result.error else None,
+        "error": result.error._asdict() if result.error else None,
         "parsed": result.parsed,
         "skipped": result.skipped,
         "encoding": result.encoding,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # imported where patterns are matched: files named on the command line
     import pathspec  # with no excludes configured (pre-commit, an editor) never need it
@@ -53,15 +53,14 @@ def _generated_marker() -> re.Pattern[bytes]:
     return re.compile(GENERATED_MARKER)
 
 
-@dataclass(frozen=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """A Python file of the run."""
 
     path: Path  # absolute, symlinks in the folder part resolved
     explicit: bool  # named on the command line rather than found in a folder
 
 
-@dataclass
+@dataclass(eq=False)  # one run's findings, the same only as itself
 class Discovery:
     """The files a run processes, and the paths it passed over or could not find."""
 
@@ -70,8 +69,7 @@ class Discovery:
     errors: list[tuple[Path, str]] = field(default_factory=list)  # paths that do not exist
 
 
-@dataclass(frozen=True)
-class _IgnoreFile:
+class _IgnoreFile(NamedTuple):
     """The patterns of one ignore file, anchored at its folder."""
 
     base: Path

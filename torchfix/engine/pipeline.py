@@ -42,7 +42,7 @@ class RunOptions:
     exclude_root: Path | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # one run's record, the same only as itself
 class RunOutcome:
     """What one run found: its settings, its files and a result for each."""
 

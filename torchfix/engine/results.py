@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # a run whose files hold no candidates never loads it
     from torchfix.rewrite.changes import Change
@@ -33,8 +33,7 @@ class EngineSettings:
     max_file_bytes: int | None = None
 
 
-@dataclass(frozen=True)
-class FileError:
+class FileError(NamedTuple):
     """Why a file could not be processed. `internal` errors are torchfix bugs."""
 
     message: str
@@ -42,8 +41,7 @@ class FileError:
     codemod: str | None = None
 
 
-@dataclass(frozen=True)
-class NewFile:
+class NewFile(NamedTuple):
     """A file that applying a file's fixes needs created (a codemod's `CreateFile`)."""
 
     path: Path  # absolute

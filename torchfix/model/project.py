@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 # The models below are imported where they are first needed: a run whose files give no
 # codemod anything to do never builds a fact, and `check` of one such file should not pay
@@ -40,8 +40,7 @@ ABSENT = "absent"
 _DISTRIBUTION_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
 
 
-@dataclass(frozen=True)
-class ModuleName:
+class ModuleName(NamedTuple):
     """The module name of a file, and the folder it is relative to."""
 
     name: str  # "pkg.sub.mod"; for a file outside any package: its stem
@@ -64,7 +63,8 @@ def module_name_for(path: Path) -> ModuleName:
     return ModuleName(".".join(reversed(parts)), is_package, folder)
 
 
-@dataclass
+# eq=False: a project is one object that the run fills in, the same only as itself.
+@dataclass(eq=False)
 class Project:
     """One repository (the project root of the run) and the facts read from it."""
 

@@ -28,6 +28,8 @@ def render(report: Report, output_format: OutputFormat, show_all: bool = False) 
     """The whole output of a run in this format (stdout)."""
     output_format = canonical(output_format)
     if output_format in TEXT_FORMATS:
+        if not report.findings:  # they list findings only: nothing to load the module for
+            return ""
         from torchfix.output import text
 
         renderer = getattr(text, output_format.value)

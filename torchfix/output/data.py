@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from torchfix.engine.results import FileResult
 from torchfix.output.report import Problem, Summary, counted, shown_path
@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from torchfix.rewrite.changes import Change
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One change or finding of one codemod, with its place and its fix's edits."""
 
     path: Path
@@ -62,8 +61,7 @@ class Finding:
         return "[no automatic fix]"
 
 
-@dataclass(frozen=True)
-class ToolWarning:
+class ToolWarning(NamedTuple):
     """Something about the input worth a word that is not a finding (e.g. a typo in a
     suppression comment); it never fails a run."""
 
@@ -73,7 +71,7 @@ class ToolWarning:
     message: str
 
 
-@dataclass
+@dataclass(eq=False)  # one run's report, the same only as itself
 class Report:
     """Everything one run shows: findings, errors, warnings and the summary."""
 
@@ -135,8 +133,7 @@ def build_report(
     return report
 
 
-@dataclass(frozen=True)
-class Statistic:
+class Statistic(NamedTuple):
     """How many findings of one codemod and safety a run has (`--statistics`)."""
 
     codemod: str

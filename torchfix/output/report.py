@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from torchfix.engine.results import FileResult
 
@@ -43,8 +43,7 @@ def shown_path(path: Path) -> str:
     return absolute if relative.startswith("..") else relative
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A file that could not be processed or written."""
 
     path: Path
@@ -70,8 +69,7 @@ def finding_line(path: Path, change: Change) -> str:
     )
 
 
-@dataclass(frozen=True)
-class RecordNote:
+class RecordNote(NamedTuple):
     """Where `apply` recorded its run, as the closing summary names it."""
 
     run: str
@@ -93,7 +91,7 @@ class RecordNote:
                 "pruned": list(self.pruned)}
 
 
-@dataclass
+@dataclass(eq=False)  # one run's counts, the same only as itself
 class Summary:
     """The counts of the closing summary."""
 

@@ -21,8 +21,10 @@ if TYPE_CHECKING:
 
 ALL_SELECTOR = "ALL"
 # A TorchFix code or a prefix of one: letters, then digits ("TOR", "TOR1", "TOR102").
-_CODE = re.compile(r"[A-Z]+[0-9]*")
-_CODE_PREFIX = re.compile(r"[A-Z]+")
+# Patterns, not compiled ones: `re` compiles each on first use (and keeps it), so a run
+# that selects by name and meets no suppression comment never pays for them.
+_CODE = r"[A-Z]+[0-9]*"
+_CODE_PREFIX = r"[A-Z]+"
 
 
 class UnknownCodemodError(ValueError):
@@ -116,7 +118,7 @@ def codes_of(codemod: type[Codemod] | Entry) -> tuple[str, ...]:
 
 
 def entries_by_code(selector: str) -> list[Entry]:
-    if not _CODE.fullmatch(selector):
+    if not re.fullmatch(_CODE, selector):
         return []
     return [e for e in entries() if any(code.startswith(selector) for code in e.codes)]
 
@@ -136,7 +138,7 @@ def known_names() -> frozenset[str]:
     names = set(entries_by_name())
     for entry in entries():
         for code in entry.codes:
-            prefix = _CODE_PREFIX.match(code)
+            prefix = re.match(_CODE_PREFIX, code)
             start = prefix.end() if prefix else len(code)
             names.update(code[:end] for end in range(start, len(code) + 1))
     return frozenset(names)
