@@ -932,9 +932,6 @@ class _Decider:
                    "self.num_levels`): a check of its wiring, not of input"), True
         message = self._message_text(node.msg)
         inputs, defaulted, computed = self._names_read(node, function)
-        wiring = self._wiring(node, function, inputs | defaulted)
-        if wiring:
-            yield wiring, True
         if message and INVARIANT_MESSAGE.search(message):
             yield "its message calls it an internal invariant, not a check of input", True
         if computed:
@@ -975,6 +972,11 @@ class _Decider:
             name, line = validated
             yield (f"`{name}` is already checked by the raise at line {line}: the assert "
                    "restates an internal invariant"), True
+        # Last of the invariants: it reads the whole package (which classes build which),
+        # and most asserts it would catch are told apart by a cheaper reason above.
+        wiring = self._wiring(node, function, inputs | defaulted)
+        if wiring:
+            yield wiring, True
         project = self.file.project
         if project.is_built_distribution():
             yield ("an unpacked sdist or wheel, not the repository: the tests it ships are a "
