@@ -1610,9 +1610,14 @@ class _Helper:
         """The import of the package helper in the module's own convention: relative
         (`from .._torchfix_atomic_save import atomic_save`) where the module imports
         from its package relatively, absolute otherwise."""
-        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
-            return NewImport(qualified, MODULE_HELPER)
         module = self.file.module
+        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
+            top = qualified.split(".", 1)[0]
+            init = module.source_root / top / "__init__.py"
+            prefix = _namespace_prefix(self.file.tree, top, module.source_root)
+            if prefix is None and init.is_file() and init != self.file.path:
+                prefix = _namespace_prefix(_parse_or_none(init), top, module.source_root)
+            return NewImport(f"{prefix}.{qualified}" if prefix else qualified, MODULE_HELPER)
         level = len(module.name.split(".")) - (0 if module.is_package else 1)
         return NewImport(HELPER_MODULE, MODULE_HELPER, level)
 
@@ -1632,6 +1637,39 @@ class _Helper:
         for scope in self.model.scopes:
             if scope.local(name):
                 return f"the name {name} is already used in this module"
+        return None
+
+
+def _namespace_prefix(tree: ast.Module | None, top: str, source_root: Path) -> str | None:
+    """The namespace packages above the package `top` as `tree`'s absolute imports name
+    it: "fairchem" where a module of `fairchem/core/` (no `fairchem/__init__.py`: a
+    namespace package, PEP 420) imports `fairchem.core.common`, so `core` alone is not
+    importable. Only names whose leading parts are the folders right above `top`'s folder
+    count. None where no import says so."""
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if top not in parts[1:]:
+                continue
+            above = parts[:parts.index(top, 1)]
+            folders = [source_root, *source_root.parents][:len(above)]
+            if [folder.name for folder in reversed(folders)] == above:
+                return ".".join(above)
+    return None
+
+
+def _parse_or_none(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

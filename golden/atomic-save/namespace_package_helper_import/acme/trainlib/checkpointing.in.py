@@ -1,0 +1,22 @@
+"""Checkpoints for the trainer: the latest one and the best one (no import of its own
+package: the package's __init__.py shows the name it is imported by)."""
+
+import logging
+import os
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+def save_checkpoint(model, optimizer, step, config):
+    path = os.path.join(config.output_dir, "last.pt")
+    torch.save(
+        {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step},
+        path,
+    )
+    logger.info("saved %s", path)
+
+
+def save_best(model, config):
+    torch.save(model.state_dict(), os.path.join(config.output_dir, "best.pt"))
