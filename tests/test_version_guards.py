@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,29 @@ def test_an_unreadable_memo_is_an_empty_one(tmp_path):
     for garbage in (b"{not json", b"[]", b'{"code": "c", "files": {"pkg/mod.py": [1]}}'):
         memo_file.write_bytes(garbage)
         assert find_guard_floor(root, ScanMemo(memo_file, "c")).version == (1, 9)
+
+
+def _ceiling(source: str, marker: str):
+    from torchfix.model.semantic import SemanticModel
+    from torchfix.model.version_guards import older_branch_ceiling
+
+    tree = ast.parse(source)
+    model = SemanticModel(tree, "m", False)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == marker)
+    return older_branch_ceiling(tree, node, model.ancestors(node))
+
+
+def test_the_branch_kept_for_older_torch_has_a_ceiling():
+    source = (
+        "import torch\n"
+        "if torch.__version__ >= '2.0':\n    newer\nelse:\n    older\n"
+        "if torch.__version__ <= '1.13':\n    upto\n"
+        "x = fallback if torch.__version__ < (2, 1) else current\n"
+        "unguarded\n"
+    )
+    assert _ceiling(source, "older") == (2, 0)
+    assert _ceiling(source, "newer") is None
+    assert _ceiling(source, "upto") == (1, 14)
+    assert _ceiling(source, "fallback") == (2, 1)
+    assert _ceiling(source, "current") is None
+    assert _ceiling(source, "unguarded") is None

@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind
+from torchfix.model.version_guards import older_branch_ceiling
 from torchfix.rewrite.contract import (
     AddKeyword,
     Codemod,
@@ -178,6 +179,16 @@ class Table:
             return Safety.UNSAFE, f"unsafe: {undeclared}"
         return safety, ""
 
+    def _older_torch_branch(self, file: FileContext, entry: Entry, node: ast.AST) -> bool:
+        """Whether `node` sits in the branch a torch version check keeps for a torch that
+        has no replacement yet (`else:` of `if torch.__version__ >= "2.0":` for
+        `torch.func`): the old name there is the fallback, left alone (round 11: torchrl's
+        `functorch.vmap` fallback for torch < 2.0 rewritten to `torch.func.vmap`)."""
+        if entry.since is None:
+            return False
+        ceiling = older_branch_ceiling(file.tree, node, file.semantic.ancestors(node))
+        return ceiling is not None and ceiling <= entry.since
+
     def _message(self, entry: Entry, detail: str = "") -> str:
         text = f"{entry.name} {VERBS[entry.status]}"
         if entry.replacement:
@@ -204,7 +215,8 @@ class Table:
             return
         entry = self.symbols.get(meaning)
         if entry is not None:
-            if not model.in_type_checking_block(node):
+            if not model.in_type_checking_block(node) and not self._older_torch_branch(
+                    file, entry, node):
                 yield from self._use(file, entry, node, lambda: self._spell_chain(
                     file, entry, node))
             return
@@ -254,6 +266,8 @@ class Table:
     def _use(self, file: FileContext, entry: Entry, node: ast.expr,
              spell: Callable[[], Spelling | None]) -> Iterator[Finding]:
         """A use (call or value) of the old name written as `node`."""
+        if self._older_torch_branch(file, entry, node):
+            return
         code = self.codes.use
         fix = self._fix(file, entry, node, spell)
         if isinstance(fix, str):
@@ -295,14 +309,18 @@ class Table:
             return
         module_entry = self._module_row(node.module)
         if module_entry is not None:
-            yield from self._from_moved_module(file, node, module_entry)
+            if not self._older_torch_branch(file, module_entry, node):
+                yield from self._from_moved_module(file, node, module_entry)
             return
         for alias in node.names:
             moved = self.modules.get(f"{node.module}.{alias.name}")
             if moved is not None:
                 yield Finding(node, self._message(moved, "the module itself is imported"),
                               Safety.MANUAL, code=self.codes.imported)
-        rows = [(alias, self.symbols.get(f"{node.module}.{alias.name}")) for alias in node.names]
+        rows = [(alias, entry if entry is None or not self._older_torch_branch(file, entry, node)
+                 else None)
+                for alias in node.names
+                for entry in [self.symbols.get(f"{node.module}.{alias.name}")]]
         if not any(entry for _, entry in rows):
             return
         model = file.semantic  # built only for files that import an old name
@@ -422,7 +440,7 @@ class Table:
                 ) -> Iterator[Finding]:
         for alias in node.names:
             entry = self._module_row(alias.name)
-            if entry is None:
+            if entry is None or self._older_torch_branch(file, entry, node):
                 continue
             problem = self._too_new(file, entry)
             if alias.name != entry.name:

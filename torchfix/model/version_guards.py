@@ -31,7 +31,7 @@ import ast
 import os
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -375,3 +375,33 @@ def _version_callee(func: ast.expr) -> bool:
         return False
     name = parts[-1]
     return name in ("str", "parse") or "version" in name.lower()
+
+
+def older_branch_ceiling(tree: ast.Module, node: ast.AST,
+                         ancestors: Iterable[ast.AST]) -> Version | None:
+    """The torch version the code at `node` runs below, where it sits in the branch a
+    version check keeps for older torch: the `else` of `if torch.__version__ >= "2.0":`,
+    the body of `if v < (2, 0):` → (2, 0); `v <= "1.13"` → (1, 14). The lowest of the
+    checks around it; None where no check around it picks older torch. `ancestors`: the
+    nodes around `node`, innermost first."""
+    reader: _Reader | None = None
+    ceiling: Version | None = None
+    child = node
+    for parent in ancestors:
+        if isinstance(parent, ast.If | ast.IfExp) and child is not parent.test:
+            if isinstance(parent, ast.If):
+                in_body = any(statement is child for statement in parent.body)
+            else:
+                in_body = parent.body is child
+            test = parent.test
+            if isinstance(test, ast.Compare):
+                reader = reader or _Reader(tree)
+                pairs = list(reader._pairs(test))
+                if len(pairs) == 1:
+                    operator, (major, minor, _) = pairs[0]
+                    older_in_body = operator in ("<", "<=")
+                    if in_body == older_in_body:
+                        below = (major, minor) if operator in ("<", ">=") else (major, minor + 1)
+                        ceiling = below if ceiling is None else min(ceiling, below)
+        child = parent
+    return ceiling
