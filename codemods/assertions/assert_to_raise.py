@@ -164,6 +164,30 @@ INVARIANT_MESSAGE = re.compile(
 # assert on its own (`match="only ReplayBuffer is supported"`; not `match="gamma"`).
 MATCHED_WORDS = 3
 # Parameters that carry the user's choices: `assert cfg.device is not None` checks input.
+# A comment on the assert's line or the line above that says it is there for the type
+# checker: `assert mesh is not None  # For type checking, set in State.__init__`.
+TYPE_CHECKER_COMMENT = re.compile(
+    r"#.*(?:\btype[- ]?check|\bmypy\b|\bpyright\b|\bpyre\b|\bnarrow|\btyping\b"
+    r"|\btype[- ]?hint)",
+    re.IGNORECASE,
+)
+# A message saying the case is a feature still missing ("not yet supported", "not
+# implemented"), not a bad value: litgpt's "multiple batch dims not yet", whose MPS branch
+# raises NotImplementedError for the same condition.
+NOT_YET = re.compile(r"\bnot (?:yet\b|implemented\b)|\bunimplemented\b", re.IGNORECASE)
+# `path.exists()`, `os.path.isfile(path)`: whether a path is there to be opened.
+PATH_TESTS = frozenset({"exists", "is_file", "isfile"})
+# What opens a path, called on it (`path.open()`) or with it first (`open(path)`).
+PATH_READS = frozenset({"open", "read_text", "read_bytes"})
+OPENERS = frozenset({"open", "load", "safe_open", "load_file", "read_csv", "imread", "loadtxt"})
+# The builtin exceptions a handler may name that catch what the rewrite raises, by that
+# exception: `except LookupError:` catches the new IndexError.
+_CATCHING = {
+    "ValueError": frozenset({"ValueError"}),
+    "TypeError": frozenset({"TypeError"}),
+    "IndexError": frozenset({"IndexError", "LookupError"}),
+    "NotImplementedError": frozenset({"NotImplementedError", "RuntimeError"}),
+}
 CONFIG_PARAMETER = re.compile(
     r"(?:^|_)(?:config|configuration|cfg|conf|args|arguments|opts|options|hparams"
     r"|hyperparams|params|settings|spec)$",
@@ -498,7 +522,8 @@ class _Decider:
         """What to do with the assert; None where it is left alone without a word."""
         if (_always_true(node.test) or self._cannot_fail(node.test)
                 or self._in_test_code(node) or self._never_checked(node)
-                or self._checks_torch_version(node.test) or self._in_broad_try(node)):
+                or self._checks_torch_version(node.test) or self._in_broad_try(node)
+                or self._opened_next(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -507,6 +532,8 @@ class _Decider:
         # exception callers already see, only make it survive -O.
         exception = ("AssertionError" if always_fails
                      else raised if raised is not None
+                     else "NotImplementedError" if (
+                         NOT_YET.search(self._message_text(node.msg) or ""))
                      else "TypeError" if self._is_type_check(node.test)
                      else "IndexError" if self._is_index_check(node.test, function)
                      else "ValueError")
@@ -777,6 +804,42 @@ class _Decider:
                 return True  # a handler that raises again keeps the assert a check
         return False
 
+    def _caught_at_once(self, node: ast.Assert, exception: str) -> str | None:
+        """Why the new raise would be caught at once by a handler of a `try` around it
+        (same function) that does not let it out as it is: a broad handler (`except:`,
+        `except Exception:`) that raises its own exception (deepchem's `try: assert
+        t.numel() == 1` / `except: raise AssertionError("Only 1 element ...")`), or a
+        handler of the new exception itself (`except ValueError:`) that does anything but
+        raise it again. None where no handler catches it, or each re-raises it (`raise`,
+        `raise exc`): the new exception then goes on as it is."""
+        own = _CATCHING.get(exception, frozenset({exception}))
+        for block in _bodies_around(self.model, node):
+            if isinstance(block, _FUNCTIONS):
+                return None
+            if not isinstance(block, _TRIES):
+                continue
+            for handler in block.handlers:  # type: ignore[attr-defined]
+                caught = ([] if handler.type is None else handler.type.elts
+                          if isinstance(handler.type, ast.Tuple) else [handler.type])
+                names = {_last_name(name) for name in caught}
+                broad = handler.type is None or bool(names & _BROAD_EXCEPTIONS)
+                if not broad and not names & own:
+                    continue
+                if _reraises(handler):
+                    continue
+                raised = [inner for inner in ast.walk(handler) if isinstance(inner, ast.Raise)]
+                if broad and raised:
+                    return ("a handler around it catches every exception and raises its own: "
+                            f"a {exception} here would be caught at once and never seen; "
+                            "replace the try with the check and the handler's raise")
+                if not broad:
+                    return (f"a handler around it catches {exception} and does not raise it "
+                            f"again: a {exception} here would be caught, where the "
+                            "AssertionError went through; raise what the handler expects, "
+                            "or narrow the try")
+            # a broad handler with no raise: `_in_broad_try` left the assert alone
+        return None
+
     # -- what relies on the AssertionError -----------------------------------------------
 
     def _reliance(self, node: ast.Assert, function: _Function | None,
@@ -785,6 +848,9 @@ class _Decider:
         if self._in_catching_try(node):
             return ("a handler around it catches AssertionError, which a raise would bypass: "
                     "raise what the handler expects, or catch the new error")
+        caught = self._caught_at_once(node, exception)
+        if caught is not None:
+            return caught
         if function is None:
             return None
         if function.name in self.checked_calls:
@@ -948,6 +1014,18 @@ class _Decider:
         if isinstance(narrowed, ast.Attribute):
             yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                    "narrow its type: state handed in, more likely than user input"), True
+        if self._type_checker_comment(node):
+            yield ("a comment says the assert is there for the type checker: it narrows a "
+                   "type, not a check of input"), True
+        subject, check = narrowed, form
+        if (subject is None and node.msg is None and isinstance(node.test, ast.UnaryOp)
+                and isinstance(node.test.op, ast.Not)):
+            # `assert not isinstance(x, (dict, tuple))` narrows `x` too
+            subject, check = self._narrowed_subject(node.test.operand), node.test.operand
+        if subject is not None and check is not None:
+            narrowing_reason = self._narrowing_reason(subject, check, node, function)
+            if narrowing_reason is not None:
+                yield narrowing_reason, True
         slot = self._self_slot(node.test, function)
         if slot is not None:
             yield (f"checks whether `{slot}` is set: a slot of the object's own state (the "
@@ -1014,6 +1092,103 @@ class _Decider:
         if function.name == "__init__" and read and read <= set(facts["literal"]):
             names = ", ".join(f"`{name}`" for name in sorted(read))
             return f"{owner}: every call in the package passes {names} a literal"
+        return None
+
+    def _opened_next(self, node: ast.Assert) -> bool:
+        """`assert path.exists()` (`os.path.isfile(path)`, ...) right before the statement
+        that opens or reads that path (`open(path)`, `path.open()`, `torch.load(path)`):
+        that call raises FileNotFoundError naming the path already, under -O too."""
+        test = node.test
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute)):
+            return False
+        if test.func.attr in PATH_TESTS and not test.args and not test.keywords:
+            path = test.func.value  # path.exists()
+        elif (test.func.attr in PATH_TESTS and len(test.args) == 1
+              and ast.unparse(test.func.value) == "os.path"):
+            path = test.args[0]  # os.path.exists(path)
+        else:
+            return False
+        after = _next_statement(self.model, node)
+        if after is None:
+            return False
+        wanted = ast.unparse(path)
+        # the statement's own expressions: a `with`'s items, not its body
+        heads = (after.items if isinstance(after, (ast.With, ast.AsyncWith))
+                 else [after] if not isinstance(after, (ast.If, ast.For, ast.While, ast.Try))
+                 else [])
+        for head in heads:
+            for call in (n for n in ast.walk(head) if isinstance(n, ast.Call)):
+                func = call.func
+                name = _last_name(func)
+                if (isinstance(func, ast.Attribute) and name in PATH_READS
+                        and ast.unparse(func.value) == wanted):
+                    return True  # path.open(), path.read_text()
+                if (name in OPENERS and call.args
+                        and ast.unparse(call.args[0]) == wanted):
+                    return True  # open(path), torch.load(path)
+        return False
+
+    def _type_checker_comment(self, node: ast.Assert) -> bool:
+        """A comment on the assert's first or last line, or alone on the line above it,
+        that names the type checker (`# For type checking`, `# mypy`, `# narrow`)."""
+        lines = self.file.text.splitlines()
+        end = node.end_lineno or node.lineno
+        candidates = [lines[number - 1] for number in {node.lineno, end}
+                      if 0 < number <= len(lines)]
+        if node.lineno >= 2 and lines[node.lineno - 2].lstrip().startswith("#"):
+            candidates.append(lines[node.lineno - 2])
+        return any(TYPE_CHECKER_COMMENT.search(line) for line in candidates)
+
+    def _narrowing_reason(self, narrowed: ast.expr, form: ast.expr, node: ast.Assert,
+                          function: _Function) -> str | None:
+        """Why a message-less narrowing assert (`isinstance(x, T)`, `x is not None`) can
+        never fail, from what the code around it shows:
+        - the function is registered for the class it checks (`@registry.register(A, B)`
+          over `assert isinstance(module, (A, B))`): the dispatcher only passes those;
+        - `x` is a local read off a parameter (`w = wrapper.lora_A[name].weight`): state
+          handed in, as the attribute itself would be;
+        - the assert sits in a branch (or the `else`) of an `if` on the type of another
+          parameter (`if isinstance(space, spaces.Tuple): assert isinstance(raw_data,
+          tuple)`): the two values mirror each other, the assert tells the type checker."""
+        if not isinstance(narrowed, ast.Name):
+            return None
+        classes = (form.args[1] if isinstance(form, ast.Call) and len(form.args) == 2
+                   and self._builtin(form.func) == "builtins.isinstance" else None)
+        if classes is not None:
+            wanted = {ast.unparse(c) for c in (
+                classes.elts if isinstance(classes, ast.Tuple) else [classes])}
+            for decorator in function.node.decorator_list:
+                if (isinstance(decorator, ast.Call)
+                        and wanted <= {ast.unparse(arg) for arg in decorator.args}):
+                    return (f"{function.name}() is registered for {', '.join(sorted(wanted))}"
+                            f" (`@{ast.unparse(decorator.func)}`): the dispatcher only "
+                            f"passes those, the check on `{narrowed.id}` narrows its type")
+        bindings = self.model.bindings(narrowed)
+        if (len(bindings) == 1 and bindings[0].scope is function.scope
+                and bindings[0].kind is BindingKind.ASSIGNMENT
+                and isinstance(bindings[0].value, (ast.Attribute, ast.Subscript))):
+            root: ast.expr = bindings[0].value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name) and any(
+                    b.kind is BindingKind.PARAMETER and b.scope is function.scope
+                    for b in self.model.bindings(root)):
+                return (f"a check on `{narrowed.id}` with no message, read off "
+                        f"`{ast.unparse(bindings[0].value)}`: state handed in, narrowed for "
+                        "the type checker")
+        if self._is_type_check(node.test):
+            parameters = {a.arg for a in (*function.node.args.posonlyargs,
+                                          *function.node.args.args,
+                                          *function.node.args.kwonlyargs)}
+            for block in self.model.ancestors(node):
+                if isinstance(block, _FUNCTIONS):
+                    break
+                if isinstance(block, ast.If) and self._is_type_check(block.test):
+                    other = {name.id for name in _loads(block.test)} & parameters
+                    if other - {narrowed.id}:
+                        return (f"a type check on `{narrowed.id}` with no message, in a "
+                                f"branch chosen by the type of `{sorted(other)[0]}`: the "
+                                "two mirror each other, it narrows for the type checker")
         return None
 
     def _self_slot(self, test: ast.expr, function: _Function) -> str | None:
@@ -1748,6 +1923,27 @@ def _imports_test_framework(tree: ast.Module) -> bool:
         or (module.split(".")[0] == "unittest" and not module.startswith("unittest.mock"))
         for module in modules
     )
+
+
+def _next_statement(model: SemanticModel, node: ast.stmt) -> ast.stmt | None:
+    """The statement right after `node` in the same block; None where it is the last."""
+    parent = next(iter(model.ancestors(node)), None)
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list):
+            for index, statement in enumerate(block):
+                if statement is node:
+                    return block[index + 1] if index + 1 < len(block) else None
+    return None
+
+
+def _reraises(handler: ast.ExceptHandler) -> bool:
+    """Whether every `raise` of the handler raises the caught exception again (`raise`,
+    `raise exc` for `except E as exc`), and there is at least one."""
+    raised = [inner for inner in ast.walk(handler) if isinstance(inner, ast.Raise)]
+    return bool(raised) and all(
+        inner.exc is None or (isinstance(inner.exc, ast.Name) and inner.exc.id == handler.name)
+        for inner in raised)
 
 
 def _catches_assertion_error(node: ast.AST) -> bool:
