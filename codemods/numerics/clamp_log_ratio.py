@@ -8,7 +8,7 @@ import functools
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of, walk
@@ -321,10 +321,9 @@ class ClampLogRatio(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         bound = _checked_bound(file.option("bound", cls))
         decider = _Decider(file)
-        for call in nodes_of(file.tree, ast.Call):
-            finding = decider.decide(call, bound)
-            if finding is not None:
-                yield finding
+        decided: list[tuple[ast.Call, Finding | None]] = [
+            (call, decider.decide(call, bound)) for call in nodes_of(file.tree, ast.Call)]
+        yield from _all_or_none(file.semantic, decided, decider)
 
 
 @dataclass(frozen=True)
@@ -941,6 +940,61 @@ def _sums(node: ast.expr, name: str) -> bool:
     if isinstance(receiver, ast.Name) and receiver.id == name:
         return True
     return bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+
+
+def _all_or_none(model: SemanticModel, decided: list[tuple[ast.Call, Finding | None]],
+                 decider: _Decider) -> Iterator[Finding]:
+    """The findings, each function's ratios clamped together or not at all: where a
+    function also holds a PPO ratio (`r = exp(x)` clipped to `1 ± eps`) that gets no fix,
+    its fixes become reports (one branch of a fused loss clamped and another not, the
+    loss then differs by branch: round 11, agilerl's `fused_loss.py`); where its fixes
+    are some safe and some unsafe, all are unsafe (the safe ones go with the others)."""
+    by_function: dict[int, list[tuple[ast.Call, Finding | None]]] = {}
+    for call, finding in decided:
+        function = model.enclosing_function(call)
+        by_function.setdefault(id(function), []).append((call, finding))
+    for group in by_function.values():
+        fixed = [(call, f) for call, f in group if f is not None and f.safety is not Safety.MANUAL]
+        if not fixed:
+            yield from (f for _, f in group if f is not None)
+            continue
+        unfixed = [call for call, f in group if (f is None or f.safety is Safety.MANUAL)
+                   and _clipped_ratio(model, call, decider)]
+        unsafe = next((call for call, f in fixed if f.safety is Safety.UNSAFE), None)
+        for _call, finding in group:
+            if finding is None:
+                continue
+            if finding.safety is Safety.MANUAL:
+                yield finding
+            elif unfixed:
+                yield replace(finding, safety=Safety.MANUAL, edits=(), data=None, message=(
+                    f"{finding.message} (the ratio at line {unfixed[0].lineno} of this "
+                    "function gets no fix: clamp the function's ratios together, by hand)"))
+            elif finding.safety is Safety.SAFE and unsafe is not None:
+                yield replace(finding, safety=Safety.UNSAFE, message=(
+                    f"{finding.message} (unsafe with the ratio at line {unsafe.lineno} of this "
+                    "function, whose clamp is unsafe: the function's ratios are clamped "
+                    "together)"))
+            else:
+                yield finding
+
+
+def _clipped_ratio(model: SemanticModel, call: ast.Call, decider: _Decider) -> bool:
+    """Whether `call` is an exp whose result, bound to a name, is clipped to `1 ± eps`
+    (`ratio = torch.exp(x)`, then `torch.clamp(ratio, 1 - eps, 1 + eps)`): a policy ratio."""
+    if decider.exp_operand(call) is None:
+        return False
+    statement = model.statement(call)
+    if not (isinstance(statement, ast.Assign) and statement.value is call
+            and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return False
+    name = statement.targets[0].id
+    function = model.enclosing_function(call)
+    if function is None:
+        return False
+    return any(isinstance(node, ast.Call) and _clips_around_one(node) and node.args
+               and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+               for node in ast.walk(function))
 
 
 def _clips_around_one(call: ast.Call) -> bool:
