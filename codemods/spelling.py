@@ -46,7 +46,8 @@ def _through_chain(file: FileContext, chain: ast.expr, qualified: str
 
 def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | None = None,
           from_import: bool = False, module_import: str | None = None,
-          prefer_from_import: bool = False) -> Spelling | None:
+          prefer_from_import: bool = False, aliases: tuple[str, ...] = ()
+          ) -> Spelling | None:
     """`qualified` written at `at`, or None when every spelling would clash.
 
     `via`: an attribute chain written at the use, tried first. Then a module the file
@@ -54,9 +55,17 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     with `from_import` (the name must be free in the whole file), else `import <top>`
     (or `module_import`, for submodules `import torch` does not load) and the full path.
     `prefer_from_import`: the name imported from its module comes first (where the
-    documented spelling is `from torch.nn.attention import sdpa_kernel`).
+    documented spelling is `from torch.nn.attention import sdpa_kernel`), and before it a
+    name the file imports already as `qualified`, under any name, or as one of `aliases`
+    (other names of the same object: torch re-exports `torch._C._SDPBackend` as both
+    `torch.nn.attention.SDPBackend` and `torch.backends.cuda.SDPBackend`, so with
+    `from torch.backends.cuda import SDPBackend` it is "SDPBackend").
     """
     module, _, name = qualified.rpartition(".")
+    if prefer_from_import:
+        bound = _bound_as(file, at, (qualified, *aliases))
+        if bound is not None:
+            return Spelling(bound)
     if prefer_from_import and module and name_is_free(file, name, qualified):
         return Spelling(name, (AddImport(module, name),))
     if via is not None:
@@ -72,6 +81,19 @@ def refer(file: FileContext, at: ast.AST, qualified: str, *, via: ast.expr | Non
     if not _top_is_free(file, at, top):
         return None
     return Spelling(qualified, (AddImport(module_import or top),))
+
+
+def _bound_as(file: FileContext, at: ast.AST, meanings: tuple[str, ...]) -> str | None:
+    """A name imported as one of `meanings` that means it wherever it is seen at `at`."""
+    model = file.semantic
+    scope = model.scope_of(at)
+    for binding in model.imported_names():
+        if binding.qualified_name not in meanings:
+            continue
+        seen = model.bindings_of(binding.name, scope)
+        if seen and all(other.qualified_name == binding.qualified_name for other in seen):
+            return binding.name
+    return None
 
 
 def _module_import(module: str | None, through: str) -> tuple[Edit, ...]:

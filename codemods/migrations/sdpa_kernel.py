@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
+from torchfix.rewrite.layout import split_line
 
 from ..spelling import refer
 from .calls import calls_named, plain, spell_function, too_new
@@ -13,6 +14,9 @@ from .calls import calls_named, plain, spell_function, too_new
 OLD = "torch.backends.cuda.sdp_kernel"
 NEW = "torch.nn.attention.sdpa_kernel"
 BACKEND = "torch.nn.attention.SDPBackend"
+# The same enum (torch._C._SDPBackend) under the other names torch gives it: a file that
+# imports it so already writes `SDPBackend.MATH` through that name.
+BACKEND_ALIASES = ("torch.backends.cuda.SDPBackend", "torch._C._SDPBackend")
 # sdp_kernel's parameters, in order, and the backend each enables; the list is built in
 # the order sdp_kernel builds it (flash, efficient, math, cudnn).
 PARAMETERS = ("enable_flash", "enable_math", "enable_mem_efficient", "enable_cudnn")
@@ -87,7 +91,8 @@ class SdpaKernel(Codemod):
                 yield Finding(call, f"{message} ({problem})", Safety.MANUAL)
                 continue
             function = spell_function(file, call, NEW, prefer_from_import=True)
-            enum = refer(file, call, BACKEND, prefer_from_import=True)
+            enum = refer(file, call, BACKEND, prefer_from_import=True,
+                         aliases=BACKEND_ALIASES)
             if function is None or enum is None:
                 yield Finding(call, f"{message} (a name it needs is taken here)", Safety.MANUAL)
                 continue
@@ -95,8 +100,19 @@ class SdpaKernel(Codemod):
             unsafe = file.undeclared_floor(since, "sdpa_kernel")
             yield Finding(call, f"{message} (unsafe: {unsafe})" if unsafe else message,
                           Safety.UNSAFE if unsafe else Safety.SAFE, (
-                ReplaceNode(call, f"{function.text}([{listed}])"),
+                _replacement(file, call, f"{function.text}([{listed}])"),
                 *function.imports, *enum.imports))
+
+
+def _replacement(file: FileContext, call: ast.Call, code: str) -> ReplaceNode:
+    """`call` replaced by `code`; where that makes a line that fit outgrow the project's
+    line length, the line split as black and ruff format would split it."""
+    span = file.span(call)
+    if span.line == span.end_line:
+        layout = split_line(file, call, [(span.column, span.end_column, code)])
+        if layout is not None:
+            return ReplaceNode(layout.node, layout.code)
+    return ReplaceNode(call, code)
 
 
 def _flags(file: FileContext, call: ast.Call) -> dict[str, bool] | str:

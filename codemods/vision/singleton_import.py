@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety, Span
-from torchfix.rewrite.import_order import SortKey, classify_import, import_key, section_of
+from torchfix.rewrite.import_order import (
+    SortKey,
+    classify_import,
+    import_key,
+    member_key,
+    section_of,
+)
 
 MODULES = ("datasets", "models", "transforms")
 
@@ -185,11 +191,5 @@ def _merged(file: FileContext, statement: ast.ImportFrom, module: str) -> str | 
             alias.asname is not None or alias.name in (module, "*")
             for alias in statement.names):
         return None
-    names = sorted([alias.name for alias in statement.names] + [module], key=_member_key)
+    names = sorted([alias.name for alias in statement.names] + [module], key=member_key)
     return f"from torchvision import {', '.join(names)}"
-
-
-def _member_key(name: str) -> tuple[int, str, str]:
-    """isort's `order-by-type`: CONSTANTS, then Classes, then the rest."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return kind, name.lower(), name

@@ -1,5 +1,5 @@
-from torch.func import grad, vmap as batched
 import torch
+from torch.func import grad, vmap as batched
 
 
 def per_sample_grads(loss, params, batch):

@@ -1,6 +1,7 @@
 """Replay buffer helpers."""
-import numpy as np
 from typing import Any
+
+import numpy as np
 
 
 def sample(buffer: Any, batch_size: int) -> Any:

@@ -14,6 +14,7 @@ editor step made is an error: `apply` never silently does less than `check` repo
 
 from __future__ import annotations
 
+import ast
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,8 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Span,
 )
-from torchfix.rewrite.edits import append_argument, keyword
+from torchfix.rewrite.edits import append_argument, insert_imports, keyword, statement_indexes
+from torchfix.rewrite.import_order import NewImport, member_key, plan_imports
 from torchfix.rewrite.transformer import Focus, FocusedTransformer, TransformerSettings
 
 
@@ -66,6 +68,8 @@ class Editor(FocusedTransformer):
         for finding in edit.findings:
             self._by_span.setdefault(self.file.span(finding.node), []).append(finding)
         self.made: set[int] = set()  # ids of the findings whose change was made
+        self._new_imports: list[NewImport] = []  # placed by `_place_imports`
+        self._imported: tuple[set[str], set[str]] | None = None
 
     def span_of(self, node: cst.CSTNode) -> Span:
         position = self.position(node)
@@ -95,11 +99,73 @@ class Editor(FocusedTransformer):
         self.made.add(id(finding))
         for edit in finding.edits:
             if isinstance(edit, AddImport):
-                AddImportsVisitor.add_needed_import(self.context, edit.module, edit.name,
-                                                    edit.alias)
+                if self._imported is None:
+                    self._imported = _imported_modules(self.file.tree)
+                new = _new_statement(self.file, edit, self._imported)
+                if new is None:
+                    AddImportsVisitor.add_needed_import(self.context, edit.module, edit.name,
+                                                        edit.alias)
+                elif new not in self._new_imports:
+                    self._new_imports.append(new)
             elif isinstance(edit, RemoveImport):
                 RemoveImportsVisitor.remove_unused_import(self.context, edit.module, edit.name,
                                                           edit.alias)
+
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        return self._place_imports(tree, super().transform_module_impl(tree))
+
+    def _place_imports(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        """`updated` with the new import statements where isort would put them
+        (`torchfix.rewrite.import_order.plan_imports`, as atomic-save places its own). The
+        plan counts the file's top-level statements: where the editor added or removed
+        some, libcst's AddImportsVisitor adds them instead (after the last import)."""
+        if not self._new_imports:
+            return updated
+        if len(updated.body) != len(original.body):
+            for new in self._new_imports:
+                AddImportsVisitor.add_needed_import(self.context, new.module, new.name)
+            return updated
+        plan = plan_imports(self.file, _merged(self._new_imports))
+        return insert_imports(updated, plan, statement_indexes(original))[0]
+
+
+def _new_statement(file: FileContext, edit: AddImport,
+                   imported: tuple[set[str], set[str]]) -> NewImport | None:
+    """The import statement `edit` adds, when it needs one of its own: no statement of
+    the file imports from its module already (`imported`: the modules of the file's
+    `from` imports and of its plain imports; libcst's AddImportsVisitor adds the name to
+    such a statement, or sees it is there), and it binds no alias."""
+    if edit.alias is not None or edit.module in imported[0 if edit.name else 1]:
+        return None
+    return NewImport(edit.module, edit.name)
+
+
+def _merged(imports: Sequence[NewImport]) -> list[NewImport]:
+    """One `from module import a, b` per module, its names in isort's `order-by-type`
+    (CONSTANTS, Classes, the rest), as ruff's I001 wants them."""
+    names: dict[str, list[str]] = {}
+    plain: list[NewImport] = []
+    for new in imports:
+        if new.name is None:
+            plain.append(new)
+        else:
+            names.setdefault(new.module, []).append(new.name)
+    return [*plain, *(NewImport(module, ", ".join(sorted(members, key=member_key)))
+                      for module, members in names.items())]
+
+
+def _imported_modules(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(modules of the absolute `from` imports, modules of the plain imports) of `tree`."""
+    froms: set[str] = set()
+    plain: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module and (
+                any(alias.asname is None for alias in node.names)):
+            froms.add(node.module)  # (ruff keeps `as` imports apart: a new statement)
+        elif isinstance(node, ast.Import):
+            plain.update(alias.name for alias in node.names)
+    return froms, plain
 
 
 # What each CPython node type is called in libcst, for telling apart nodes with one span.

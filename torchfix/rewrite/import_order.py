@@ -57,7 +57,8 @@ class NewImport:
         return f"from {'.' * self.level}{self.module} import {self.name}"
 
     def key(self, settings: ImportSettings) -> SortKey:
-        return _key(settings, self.module, 0 if self.name is None else 1, self.level)
+        return _key(settings, self.module, 0 if self.name is None else 1, self.level,
+                    (self.name or "").split(",")[0].split(" as ")[0].strip())
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ def _section_order(statements: Sequence[Existing]) -> str | None:
 
 def _mixed(key: SortKey, force_sorted: bool) -> SortKey:
     """A sort key of `_key` as force-sort-within-sections has it: the kind last."""
-    return key if force_sorted else (*key[1:], key[0])
+    return key if force_sorted else (*key[1:-1], key[0], key[-1])
 
 
 def _place(block: Sequence[Existing], section: int, key: SortKey, kind: int,
@@ -209,21 +210,25 @@ def _place(block: Sequence[Existing], section: int, key: SortKey, kind: int,
     return same[0].statement, False, False
 
 
-def _key(settings: ImportSettings, module: str, kind: int, level: int = 0) -> SortKey:
+def _key(settings: ImportSettings, module: str, kind: int, level: int = 0,
+         member: str = "") -> SortKey:
     """ruff's order of import statements in a section: `kind` 0 for `import x`, 1 for
     `from x import y`; module names case-insensitively, in natural order (`m2` < `m10`).
     By default plain imports come first; with force-sort-within-sections the kinds mix
     (`import os` < `from os import path` < `import os.path`). With `length-sort` (or
 `length-sort-straight`, for plain imports) the length of the module name comes first.
     Relative imports (`level` dots) go furthest first, `from .. import` before `from .
-    import`: ruff's `relative-imports-order` and isort's `reverse_relative` defaults."""
+    import`: ruff's `relative-imports-order` and isort's `reverse_relative` defaults.
+    Two `from` imports of one module (ruff keeps `from m import a as b` apart) go by
+    their first names (`member`), in `member_key`'s order."""
     name: tuple[object, ...] = (-level, _natural(module.lower()), module)
     if settings.length_sort or (settings.length_sort_straight and kind == 0):
         # ruff's length-sort: shorter module names first, the dots counted
         name = (len(module) + level, *name)
     elif settings.length_sort_straight:
         name = (-1, *name)  # as in ruff, a from-import without a length sorts first
-    return (*name, kind) if settings.force_sort_within_sections else (kind, *name)
+    last = member_key(member) if member else (-1, "", "")
+    return (*name, kind, last) if settings.force_sort_within_sections else (kind, *name, last)
 
 
 def _natural(text: str) -> tuple[object, ...]:
@@ -238,7 +243,7 @@ def _classify(file: FileContext, settings: ImportSettings,
     if isinstance(statement, ast.ImportFrom):
         module = statement.module or ""
         return (_section(file, settings, module, statement.level),
-                _key(settings, module, 1, statement.level))
+                _key(settings, module, 1, statement.level, statement.names[0].name))
     module = statement.names[0].name
     return _section(file, settings, module, 0), _key(settings, module, 0)
 
@@ -276,6 +281,13 @@ def _is_first_party(file: FileContext, top: str) -> bool:
         if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
             return True
     return False
+
+
+def member_key(name: str) -> tuple[int, str, str]:
+    """The order of the names of one `from` import: isort's `order-by-type`, CONSTANTS,
+    then Classes, then the rest."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return kind, name.lower(), name
 
 
 # Public names for codemods that reorder existing imports (torchvision-singleton-import):

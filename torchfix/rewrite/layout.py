@@ -8,7 +8,9 @@ tree and the source text, what the formatter would write instead:
 - `split_line`: a line that fit and no longer does is split at its last bracket pair,
   black's right-hand split: the head up to the opening bracket, the contents one level
   deeper on a line of their own, the closing bracket back at the line's indentation;
-  contents still too long go one element per line with a trailing comma.
+  contents still too long go one element per line with a trailing comma (the elements
+  of a sole list argument, `f([a, b])`, one level deeper still). A compound statement's
+  header (`with f(...):`, `if f(...):`) is split the same way, the `:` after the bracket.
 - `joins_on_one_line`: whether a call laid out over lines fits on one line once edited
   (no comments inside, no magic trailing comma), so that it should be joined.
 
@@ -104,9 +106,10 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
     indent = old[: len(old) - len(old.lstrip(" \t"))]
     if not indent.startswith(block) or file.span(statement).column != len(block):
         return None  # `if x: save(...)`, `a; save(...)`: the formatter splits those first
-    if statement.lineno == number and (statement.end_lineno or number) != number:
+    header = _header_line(statement, number)
+    if statement.lineno == number and (statement.end_lineno or number) != number and not header:
         return None  # the statement's first line: it goes on below
-    pair = _last_bracket_pair(new[len(indent):])
+    pair = _last_bracket_pair(new[len(indent):], header)
     if pair is None:
         return None
     opening, closing, tail = pair
@@ -130,10 +133,20 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
             elements is not None and isinstance(target, _DISPLAYS)):
         lines.append(relative + unit + body)
     else:  # one element per line, with a trailing comma: black's delimiter split
-        if elements is None or any(len(indent) + len(unit) + len(element) + 1 > limit
-                                   for element in elements):
+        inner = _sole_display(body) if elements is None else None
+        if inner is not None:  # `f([a, b])`: black splits the list inside as well
+            opening_inner, inner_elements = inner
+            if any(len(indent) + 2 * len(unit) + len(element) + 1 > limit
+                   for element in inner_elements):
+                return None
+            lines += [relative + unit + opening_inner,
+                      *(relative + 2 * unit + element + "," for element in inner_elements),
+                      relative + unit + _OPENING[opening_inner]]
+        elif elements is None or any(len(indent) + len(unit) + len(element) + 1 > limit
+                                     for element in elements):
             return None
-        lines += [relative + unit + element + "," for element in elements]
+        else:
+            lines += [relative + unit + element + "," for element in elements]
     if len(lines[0]) > limit or len(indent) + 1 + len(tail) > limit:
         return None  # the closing line keeps what follows the bracket: comma, comment
     lines.append(relative + new[closing])
@@ -218,7 +231,32 @@ def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
         return None
 
 
-def _last_bracket_pair(text: str) -> tuple[int, int, str] | None:
+def _header_line(statement: ast.stmt, number: int) -> bool:
+    """Whether line `number` is the whole header of a compound statement whose body
+    starts below (`with f(...):`, `if f(...):`): black splits it at its last bracket too,
+    the `:` after the closing bracket."""
+    if not isinstance(statement, (ast.With, ast.AsyncWith, ast.If, ast.While)):
+        return False
+    return statement.lineno == number and statement.body[0].lineno > number
+
+
+def _sole_display(body: str) -> tuple[str, list[str]] | None:
+    """(its opening bracket, its elements) when a bracket's contents are one list, set
+    or tuple display with several elements and no trailing comma (black splits it one
+    element per line); None otherwise."""
+    if not body or body[0] not in "[(" or _OPENING[body[0]] != body[-1]:
+        return None
+    pair = _last_bracket_pair(body)
+    if pair is None or pair[:2] != (0, len(body) - 1):
+        return None
+    inner = body[1:-1].strip()
+    elements = _top_level_elements(inner)
+    if elements is None or not all(elements) or inner.endswith(","):
+        return None
+    return body[0], elements
+
+
+def _last_bracket_pair(text: str, header: bool = False) -> tuple[int, int, str] | None:
     """(opening column, closing column, text after it) of the last bracket pair of a
     line whose brackets all close on it, when black would split it there: nothing but a
     trailing comma and a comment after it, and outside brackets no delimiter that black
@@ -256,7 +294,8 @@ def _last_bracket_pair(text: str) -> tuple[int, int, str] | None:
     if stack or pair is None:
         return None
     tail = text[pair[1] + 1:].rstrip()
-    if tail.split("#", 1)[0].strip() not in ("", ","):
+    code = tail.split("#", 1)[0].strip()
+    if code not in ("", ",") and not (header and code.endswith(":")):
         return None
     return pair[0], pair[1], tail
 
