@@ -16,7 +16,7 @@ from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.formatter import FormatterSettings
-from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.project import ModuleName, Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import (
@@ -45,6 +45,8 @@ HELPER_MODES = ("auto", "inline", "module")
 SAVING_MODULES = "atomic-save/saving-modules"  # "<codemod>/<fact>": see register_derived_fact
 # The project's own functions named as library savers (see `own_savers`).
 OWN_SAVERS = "atomic-save/own-savers"
+# The comment header (copyright, license) every module of a package starts with.
+PACKAGE_HEADER = "atomic-save/package-header"
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
 # `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
@@ -165,6 +167,42 @@ def documented(template: str, style: str | None) -> str:
         '    """\n', f"\n{section}\n    \"\"\"\n"))
 
 
+# The destination's annotation where the project's ruff bans `Any` there (ANN401): what
+# torch.save accepts. `os.PathLike[str]` is quoted: subscripting it at run time needs
+# Python 3.9, and mypy's `disallow_any_generics` wants the parameter.
+PRECISE_DESTINATION = 'typing.Union[str, "os.PathLike[str]", typing.IO[bytes]]'
+# ANN401 without `allow-star-arg-any` flags `*args: Any` too; `object` there fails mypy
+# (torch.save's extra parameters are typed), so those two keep `Any` and say why not.
+STAR_ANY_NOQA = "  # noqa: ANN401"
+
+
+def annotated(template: str, ann401: bool, allow_star_arg_any: bool) -> str:
+    """The helper's definition with annotations the project's ruff accepts: unchanged
+    where ANN401 is off; else `f` typed as torch.save's destination, and `*args` and
+    `**kwargs` `Any` (with a `noqa: ANN401` where `allow-star-arg-any` is not set)."""
+    if not ann401:
+        return template
+    template = template.replace("    f: typing.Any,\n", f"    f: {PRECISE_DESTINATION},\n")
+    if not allow_star_arg_any:
+        for star in ("*args", "**kwargs"):
+            template = template.replace(f"    {star}: typing.Any,\n",
+                                        f"    {star}: typing.Any,{STAR_ANY_NOQA}\n")
+    return template
+
+
+def bans_any(file: FileContext) -> bool:
+    """Whether the project's ruff flags `Any` annotations (ANN401) in this file."""
+    return file.project.formatter_settings().enables("ANN401", _project_path(file))
+
+
+def _project_path(file: FileContext) -> str | None:
+    """The file's path relative to the project root, `/`-separated; None if outside."""
+    try:
+        return file.path.resolve().relative_to(file.project.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return None
+
+
 PATHLIB_HELPER_IMPORTS = ("os", "pathlib", "shutil", "tempfile", "typing")
 # ruff's flake8-use-pathlib rules the plain helper would break.
 PATHLIB_RULES = ("PTH100", "PTH101", "PTH105", "PTH110", "PTH113", "PTH116", "PTH118",
@@ -247,6 +285,9 @@ PASS_THROUGH = frozenset(
     {"bfloat16", "clone", "contiguous", "cpu", "cuda", "detach", "double", "eval", "float",
      "half", "numpy", "requires_grad_", "squeeze", "to", "tolist", "train", "unsqueeze"}
 )
+# Training counters: a saved value naming one is a checkpoint's (`{"epoch": epoch, ...}`).
+COUNTER_WORDS = frozenset({"epoch", "epochs", "step", "steps", "iteration", "iterations",
+                           "iter"})
 COPIES = frozenset({"copy", "deepcopy", "dict", "OrderedDict"})  # what they copy is saved
 # Functions a script runs once: `main()`, and what command decorators mark.
 ENTRY_POINTS = frozenset({"main", "cli"})
@@ -463,7 +504,12 @@ class AtomicSave(Codemod):
       definition to review and to change; the price is a new file in the package and an
       import that ties the modules to it. A file that is not inside a package (a
       script) gets the inline helper, since nothing could import the module reliably
-      from there. A module of a package that is also run as a script
+      from there; a folder without `__init__.py` inside a regular package is a namespace
+      subpackage of it (`litgpt/eval/`), script folders aside (`package_module_name`).
+      The new module starts with the copyright/license comment block the package's
+      modules share (`package_header`), and where the project's ruff runs ANN401 the
+      helper types `f` without `Any` (`annotated`). A module of a package that is also
+      run as a script
       (`python pkg/tools/export.py`) finds the absolute import only where the package
       is installed or on `sys.path`, as for any absolute import of the package (a
       module importing relatively cannot run as a script anyway).
@@ -537,8 +583,11 @@ class AtomicSave(Codemod):
       predict_from_file(audio_file)`, then `prediction[0].detach()`) in a function named
       `predict*`, `embed*`, `infer*`, `inference*` or `*_to_file(s)` whose name says no
       checkpoint word, where the value is no `state_dict()`, model, optimizer or
-      scheduler, nothing of `self`, no global and no dict display. Saves in epoch or step
-      loops and `save_checkpoint`-style functions are rewritten;
+      scheduler, nothing of `self`, no global and no dict display; and a data dump
+      outside any loop of a function with no checkpoint word in its names: the dataset
+      itself (`torch.save(self, fname)` in a `...Dataset` class) or a display holding
+      no training state that the module never loads back (`_saves_data`). Saves in epoch
+      or step loops and `save_checkpoint`-style functions are rewritten;
     - remote URLs (`"s3://..."`), which torch.save cannot write anyway;
     - example code, resumable or not: files below `examples/`, `demos/`, `tutorials/`,
       `notebooks/` or `docs/` (below the folder torchfix runs in), named `demo_*.py`,
@@ -992,7 +1041,100 @@ class _Facts:
             return True
         if self._fills_cache(destination, call):
             return True
-        return self._once_in_a_script(call) or self._is_inference_output(call)
+        return self._once_in_a_script(call) or self._is_inference_output(call) or \
+            self._saves_data(destination, call)
+
+    def _saves_data(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes data made again by running again, not training state:
+        outside any loop of its function, in a function whose names say no checkpoint
+        word, a value that is either the dataset object itself (`torch.save(self, fname)`
+        in a method of a `...Dataset`/`...DataSet` class) or a display (`{"solutions":
+        ..., "rewards": ...}`, `(wnid_to_classes, val_wnids)`) that holds no training
+        state (see `_holds_state`) and that this module never loads back (a file loaded
+        back, as swav's queue, is resumed from: `torch.load(self.queue_path)`)."""
+        if not call.args or isinstance(call.args[0], ast.Starred):
+            return False
+        function = self.model.enclosing_function(call)
+        if function is None or any(set(identifier_words(name)) & CHECKPOINT_WORDS
+                                   for name in self.model.function_path(call)):
+            return False
+        for ancestor in self.model.ancestors(call):
+            if ancestor is function:
+                break
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While)):
+                return False
+        value = call.args[0]
+        if isinstance(value, ast.Name) and value.id == "self":
+            cls = self.model.enclosing_class(call)
+            return cls is not None and any(
+                _names_a_dataset(name)
+                for name in (cls.name, *(_dotted(base) for base in cls.bases)))
+        scope = self.model.scope_created_by(function)
+        if isinstance(value, ast.Name):
+            bindings = self.model.bindings(value)
+            if len(bindings) != 1 or bindings[0].scope is not scope or \
+                    not isinstance(bindings[0].value, (ast.Dict, ast.Tuple, ast.List)):
+                return False
+        elif not isinstance(value, (ast.Dict, ast.Tuple, ast.List)):
+            return False
+        return not self._holds_state(value, scope, frozenset(), 0) and \
+            not self._loaded_back(destination)
+
+    def _holds_state(self, node: ast.AST, scope: object, seen: frozenset[int],
+                     depth: int) -> bool:
+        """Whether the value may hold training state: a word of `STATE_WORDS` or a
+        training counter (epoch, step) in any name, attribute, call or string in it, a
+        bare `self`/`cls`, or a name that is not bound in the function (a parameter, a
+        global) or bound to such a value; followed through the function's assignments."""
+        if depth > 6:
+            return True
+        # Inside a call, a name feeds what the call computes (`parse(root)`): only its
+        # words and assignments count, not where it comes from.
+        in_calls = {id(name) for call in ast.walk(node) if isinstance(call, ast.Call)
+                    for name in ast.walk(call)}
+        for child in ast.walk(node):
+            text = _identifier(child) if not isinstance(child, ast.Constant) else (
+                child.value if isinstance(child.value, str) else None)
+            if text is not None and set(identifier_words(text)) & (STATE_WORDS
+                                                                 | COUNTER_WORDS):
+                return True
+            if not isinstance(child, ast.Name) or not isinstance(child.ctx, ast.Load):
+                continue
+            parent = self.model.parent(child)
+            if child.id in ("self", "cls"):
+                if not (isinstance(parent, ast.Attribute) and parent.value is child):
+                    return True
+                continue
+            for binding in self.model.bindings(child):
+                if binding.kind is BindingKind.COMPREHENSION or id(binding) in seen:
+                    continue
+                if binding.scope is not scope or binding.kind is not BindingKind.ASSIGNMENT:
+                    if id(child) in in_calls:
+                        continue
+                    return True
+                source = binding.value if binding.value is not None else getattr(
+                    binding.statement, "value", None)
+                if source is None or self._holds_state(source, scope, seen | {id(binding)},
+                                                       depth + 1):
+                    return True
+            if not self.model.bindings(child) and id(child) not in in_calls:
+                return True
+        return False
+
+    def _loaded_back(self, destination: ast.expr) -> bool:
+        """Whether the module loads the destination back: a `*.load(...)` call whose
+        first argument names what the destination names (`self.queue_path`, `path`)."""
+        names = {_identifier(node) for node in ast.walk(destination)} - {None, "self", "os",
+                                                                         "path", "join"}
+        target = ast.dump(destination)
+        for node in nodes_of(self.tree, ast.Call):
+            if not node.args or not _dotted(node.func).rsplit(".", 1)[-1].endswith("load"):
+                continue
+            argument = node.args[0]
+            if ast.dump(argument) == target or names & {
+                    _identifier(n) for n in ast.walk(argument)}:
+                return True
+        return False
 
     def _part_of_a_checkpoint(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether another torch.save of the same function, running with this one, writes
@@ -1490,7 +1632,7 @@ class _Helper:
     def _shared(self, package: str) -> bool:
         """Whether "auto" puts the helper in the package's helper module: the package has
         one already, or two or more of its modules get the helper (a project-wide fact)."""
-        folder = self.file.module.source_root / package
+        folder = self.module.source_root / package
         if (folder / f"{HELPER_MODULE}.py").exists():
             return True
         return int(self.file.project.derived(SAVING_MODULES, str(folder))) >= 2
@@ -1507,7 +1649,8 @@ class _Helper:
         modules: tuple[str, ...] = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
         anchors = _helper_anchors(self.file.tree)
         any_name = self._any_name(max(a for a in anchors if a <= self.limit))
-        if any_name is not None:  # the module's own `Any`: no `import typing`
+        precise = bans_any(self.file)  # `typing.Union`, `typing.IO`: typing is needed
+        if any_name is not None and not precise:  # the module's own `Any`: no `import typing`
             modules = tuple(module for module in modules if module != "typing")
         blocker = blocker or self._clashes(modules)
         if blocker is not None:
@@ -1518,10 +1661,11 @@ class _Helper:
         imports = plan_imports(self.file, [NewImport(module) for module in missing])
         template = HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE
         style = self.file.project.darglint_style()
-        definition = documented(template, style).format(name=HELPER, save=save)
+        settings = self.file.project.formatter_settings()
+        definition = annotated(documented(template, style).format(name=HELPER, save=save),
+                               precise, settings.allow_star_arg_any)
         if any_name is not None:
             definition = definition.replace("typing.Any", any_name)
-        settings = self.file.project.formatter_settings()
         definition = formatted_signature(definition, settings)
         quote = settings.quote
         return HelperPlan(HELPER, imports, definition, anchors, quote), None, ()
@@ -1578,10 +1722,16 @@ class _Helper:
 
     def _package(self) -> str | None:
         """The top-level package of the file; None for a module outside any package."""
-        module = self.file.module
+        module = self.module
         if "." not in module.name and not module.is_package:
             return None
         return module.name.split(".")[0]
+
+    @property
+    def module(self) -> ModuleName:
+        """The file's module name, a folder without `__init__.py` inside a regular
+        package counting as part of it (see `package_module_name`)."""
+        return package_module_name(self.file.module, self.file.project.root)
 
     def _module_helper(self, package: str
                        ) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
@@ -1589,7 +1739,7 @@ class _Helper:
         if blocker is not None:
             return None, blocker, ()
         qualified = f"{package}.{HELPER_MODULE}"
-        path = self.file.module.source_root / package / f"{HELPER_MODULE}.py"
+        path = self.module.source_root / package / f"{HELPER_MODULE}.py"
         creates: tuple[CreateFile, ...] = ()
         facts = self.file.project.module(qualified)
         if facts is not None:
@@ -1600,9 +1750,11 @@ class _Helper:
             return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             settings = self.file.project.formatter_settings()
+            header = self.file.project.derived(PACKAGE_HEADER, str(path.parent))
             creates = (CreateFile(path, helper_module_source(
                 settings.quote or '"', wants_pathlib(self.file),
-                self.file.project.darglint_style(), settings)),)
+                self.file.project.darglint_style(), settings,
+                precise=bans_any(self.file), header=header)),)
         imports = plan_imports(self.file, [self._helper_import(qualified)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -1610,7 +1762,7 @@ class _Helper:
         """The import of the package helper in the module's own convention: relative
         (`from .._torchfix_atomic_save import atomic_save`) where the module imports
         from its package relatively, absolute otherwise."""
-        module = self.file.module
+        module = self.module
         if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
             top = qualified.split(".", 1)[0]
             init = module.source_root / top / "__init__.py"
@@ -1638,6 +1790,37 @@ class _Helper:
             if scope.local(name):
                 return f"the name {name} is already used in this module"
         return None
+
+
+# Folders of scripts run one by one (atomic-save's one-shot tools and conversion scripts,
+# examples): a folder of these without `__init__.py` is no part of the package around it.
+SCRIPT_FOLDERS = TOOL_FOLDERS | CONVERSION_FOLDERS | frozenset(
+    {"examples", "example", "demos", "demo", "tutorials", "notebooks", "docs", "scripts",
+     "bin"})
+
+
+def package_module_name(module: ModuleName, root: Path) -> ModuleName:
+    """`module` (named by the folders with an `__init__.py` above the file) with each
+    folder without one that sits inside a regular package taken as part of it: a
+    namespace subpackage (PEP 420) of that package, as `litgpt/eval/evaluate.py` (no
+    `litgpt/eval/__init__.py`) is imported as `litgpt.eval.evaluate`. Script folders
+    (`SCRIPT_FOLDERS`) and folders outside the project `root` stop the walk: a script
+    there is run by path, not imported through the package."""
+    parts = module.name.split(".")
+    folder = Path(os.path.abspath(module.source_root))
+    top = Path(os.path.abspath(root))
+    while (folder.parent / "__init__.py").is_file() and not (folder / "__init__.py").is_file() \
+            and folder.name.lower() not in SCRIPT_FOLDERS and not folder.name.startswith(".") \
+            and folder.name.isidentifier() and folder.parent.is_relative_to(top) \
+            and folder.parent != top:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+        while (folder / "__init__.py").is_file() and folder.parent != folder:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+    if len(parts) == len(module.name.split(".")):
+        return module
+    return ModuleName(".".join(parts), module.is_package, folder)
 
 
 def _namespace_prefix(tree: ast.Module | None, top: str, source_root: Path) -> str | None:
@@ -1763,22 +1946,80 @@ def _defined_savers(path: Path) -> list[str]:
 register_derived_fact(OWN_SAVERS, own_savers)
 
 
+HEADER_WORDS = ("copyright", "license", "spdx")  # what a header comment block says
+HEADER_SHARE = 0.9  # of a package's non-empty modules starting with the same header
+HEADER_MINIMUM = 5  # modules, at least
+
+
+def package_header(project: Project, folder: str) -> str:
+    """The comment block that (nearly) every module of the package folder `folder`
+    starts with, where it is a copyright or license notice (agilerl's `# Copyright 2026
+    AgileRL` and SPDX line, which ruff's CPY001 asks of every file): the block, ending in
+    a newline, when at least HEADER_MINIMUM non-empty modules and HEADER_SHARE of them
+    start with the same one; "" otherwise. A shebang and an encoding line are no part of
+    it; tests and hidden folders are left out."""
+    headers: Counter[str] = Counter()
+    total = 0
+    for path in sorted(Path(folder).rglob("*.py")):
+        if is_test_path(path) or path.name == f"{HELPER_MODULE}.py" or any(
+                part.startswith(".") or part in ("build", "site-packages")
+                for part in path.relative_to(folder).parts[:-1]):
+            continue
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if not head.strip():
+            continue  # an empty `__init__.py` says nothing
+        total += 1
+        headers[_header_of(head)] += 1
+    if not headers:
+        return ""
+    header, count = headers.most_common(1)[0]
+    if not header or total < HEADER_MINIMUM or count < HEADER_SHARE * total or \
+            not any(word in header.lower() for word in HEADER_WORDS):
+        return ""
+    return header
+
+
+def _header_of(text: str) -> str:
+    """The comment lines a module starts with (shebang and encoding lines aside)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.rstrip()
+        if not stripped.startswith("#"):
+            break
+        if stripped.startswith("#!") or re.match(r"^#.*coding[:=]", stripped):
+            continue
+        lines.append(stripped)
+    return "".join(f"{line}\n" for line in lines)
+
+
+register_derived_fact(PACKAGE_HEADER, package_header)
+
+
 def helper_module_source(quote: str = '"', pathlib: bool = False,
                          docstring_style: str | None = None,
-                         settings: FormatterSettings | None = None) -> str:
+                         settings: FormatterSettings | None = None, *,
+                         precise: bool = False, header: str = "") -> str:
     """The package helper module: the helper, reaching torch as `torch`, its strings in
     `quote`; written with pathlib where the project's linter asks for it, its parameters
     documented in darglint's `docstring_style` where the project uses darglint, its
-    signature laid out as the project's formatter `settings` keep it."""
+    signature laid out as the project's formatter `settings` keep it, its annotations
+    free of `Any` where `precise` (the project's ruff runs ANN401: see `annotated`),
+    after the comment `header` every module of the package starts with ("": none)."""
     template = documented(HELPER_TEMPLATE_PATHLIB if pathlib else HELPER_TEMPLATE,
                           docstring_style)
     modules = PATHLIB_HELPER_IMPORTS if pathlib else HELPER_IMPORTS
-    helper = template.format(name=MODULE_HELPER, save="torch.save")
+    helper = annotated(template.format(name=MODULE_HELPER, save="torch.save"), precise,
+                       settings is not None and settings.allow_star_arg_any)
     if settings is not None:
         helper = formatted_signature(helper, settings)
-    return HELPER_MODULE_TEMPLATE.format(
+    source = HELPER_MODULE_TEMPLATE.format(
         imports="\n".join(f"import {module}" for module in modules),
         helper=in_quotes(helper, quote))
+    return f"{header}\n{source}" if header else source
 
 
 def formatted_signature(definition: str, settings: FormatterSettings) -> str:
@@ -1791,6 +2032,8 @@ def formatted_signature(definition: str, settings: FormatterSettings) -> str:
         return definition
     lines = definition.split("\n")
     end = lines.index(") -> None:")
+    if any("#" in line for line in lines[1:end]):  # a comment keeps its line
+        return definition
     head, parameters = lines[0], [line.strip().rstrip(",") for line in lines[1:end]]
     limit = settings.line_length or 88
     joined = ", ".join(parameters)
@@ -1807,11 +2050,7 @@ def wants_pathlib(file: FileContext) -> bool:
     """Whether the project's ruff configuration enables flake8-use-pathlib rules that the
     plain helper breaks, for this file."""
     settings = file.project.formatter_settings()
-    path: str | None
-    try:
-        path = file.path.resolve().relative_to(file.project.root.resolve()).as_posix()
-    except (OSError, ValueError):
-        path = None
+    path = _project_path(file)
     return any(settings.enables(rule, path) for rule in PATHLIB_RULES)
 
 
@@ -1823,7 +2062,8 @@ def in_quotes(helper: str, quote: str) -> str:
         return helper
     head, mark, rest = helper.partition('"""')
     docstring, mark2, code = rest.partition('"""')
-    return head + mark + docstring + mark2 + code.replace('"', quote)
+    return (head.replace('"', quote) + mark + docstring + mark2  # head: the signature
+            + code.replace('"', quote))
 
 
 def is_conversion_script(file: FileContext) -> bool:
@@ -1992,6 +2232,12 @@ def _opens_for_writing(call: ast.Call) -> bool:
                 call.args[1] if len(call.args) > 1 else None)
     return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
         bool(set(mode.value) & set("wax+"))
+
+
+def _names_a_dataset(name: str) -> bool:
+    """Whether a class name says dataset: `TimeSeriesDataSet`, `torch.utils.data.Dataset`."""
+    words = identifier_words(name.rsplit(".", 1)[-1])
+    return bool(words) and (words[-1] == "dataset" or words[-2:] == ["data", "set"])
 
 
 def _identifier(node: ast.AST) -> str | None:

@@ -59,6 +59,9 @@ class FormatterSettings:
     # the project's code with (`torchfix.model.line_length.infer_line_length`; the
     # project model fills `line_length` in, `Project.formatter_settings()`).
     infer_line_length_from: int | None = None
+    # ruff's `[lint.flake8-annotations] allow-star-arg-any`: ANN401 lets `*args: Any` and
+    # `**kwargs: Any` pass (it still flags `Any` on the other parameters).
+    allow_star_arg_any: bool = False
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -99,6 +102,7 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     select: list[str] = []
     ignore: list[str] = []
     per_file: list[tuple[str, tuple[str, ...]]] = []
+    star_any = False
     if ruff is not None:
         style = _table(ruff.get("format")).get("quote-style")
         quote = {"double": '"', "single": "'"}.get(style) if isinstance(style, str) else None
@@ -108,6 +112,8 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
             for key in ("per-file-ignores", "extend-per-file-ignores"):
                 for pattern, codes in _table(table.get(key)).items():
                     per_file.append((str(pattern), tuple(_codes(codes))))
+            annotations = _table(table.get("flake8-annotations"))
+            star_any = star_any or annotations.get("allow-star-arg-any") is True
     elif black is not None:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
@@ -121,7 +127,7 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
                              tuple(per_file), plugins, flake8_ignore, flake8_per_file,
                              docstring_style, formatting.formatter,
                              formatting.hugs_closing_bracket, skip_magic,
-                             formatting.infer_from)
+                             formatting.infer_from, allow_star_arg_any=star_any)
 
 
 # flake8 plugins and the prefix of their rules.

@@ -1,0 +1,10 @@
+"""A namespace subpackage (no __init__.py) of evalkit, imported as evalkit.eval.evaluate."""
+
+import torch
+
+from evalkit.train import save_checkpoint
+
+
+def convert_and_evaluate(model, out_dir):
+    save_checkpoint(model, out_dir / "model.pth")
+    torch.save(model.state_dict(), out_dir / "lit_model.pth")

@@ -1,0 +1,7 @@
+import torch
+
+from evalkit._torchfix_atomic_save import atomic_save
+
+
+def save_checkpoint(model, path):
+    atomic_save(model.state_dict(), path)

@@ -1,0 +1,8 @@
+# Copyright 2026 Example Labs
+# SPDX-License-Identifier: Apache-2.0
+
+import torch
+
+
+def save_checkpoint(model, path):
+    torch.save(model.state_dict(), path)

@@ -1,0 +1,6 @@
+# Copyright 2026 Example Labs
+# SPDX-License-Identifier: Apache-2.0
+
+
+def scale(x: float) -> float:
+    return 2 * x
