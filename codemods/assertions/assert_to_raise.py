@@ -136,6 +136,13 @@ COMPILE_GUARDS = frozenset({"is_compiling", "is_scripting", "is_tracing", "is_dy
 AUTOGRAD_FUNCTIONS = frozenset({
     "torch.autograd.Function", "torch.autograd.function.Function",
     "torch.autograd.function.InplaceFunction", "torch.autograd.InplaceFunction"})
+# Bases whose `on_*` hooks a training framework calls with its own objects (the trainer,
+# the module, its state): by top-level package, the class's last name.
+FRAMEWORK_HOOK_BASES = {
+    "lightning": frozenset({"Callback", "LightningModule", "LightningDataModule"}),
+    "pytorch_lightning": frozenset({"Callback", "LightningModule", "LightningDataModule"}),
+    "transformers": frozenset({"TrainerCallback"}),
+}
 # Package names that say their modules are not public API (besides a leading `_`).
 PRIVATE_PACKAGES = frozenset({"internal", "_internal"})
 # Why a constructor assert of a registry-built class in a built distribution is reported.
@@ -987,6 +994,11 @@ class _Decider:
         if package is not None:
             yield (f"in the package `{package}`, private by its name: not public API, its "
                    "checks are internal invariants"), True
+        if (function.owner is not None and function.name.startswith("on_")
+                and self._framework_hooks(function.owner)):
+            yield (f"{owner}{function.name}() is a hook the training framework calls with its "
+                   "own objects (the trainer, the module): its checks are the framework's "
+                   "wiring, not input"), True
         if function.owner is not None and self._autograd_function(function.owner):
             yield (f"{owner}{function.name}() is a method of a torch.autograd.Function: "
                    "autograd and the library pass its arguments, its checks are internal "
@@ -1244,16 +1256,28 @@ class _Decider:
     def _autograd_function(self, owner: ast.ClassDef) -> bool:
         """Whether the class derives from `torch.autograd.Function`: directly, or through
         project classes (`Project.ancestors`)."""
+        return any(name in AUTOGRAD_FUNCTIONS for name in self._base_names(owner))
+
+    def _framework_hooks(self, owner: ast.ClassDef) -> bool:
+        """Whether the class derives from a class whose `on_*` hooks a training framework
+        calls (Lightning's `Callback`, `LightningModule`; transformers' `TrainerCallback`)."""
+        for name in self._base_names(owner):
+            top, _, rest = name.partition(".")
+            if rest and rest.rsplit(".", 1)[-1] in FRAMEWORK_HOOK_BASES.get(top, ()):
+                return True
+        return False
+
+    def _base_names(self, owner: ast.ClassDef) -> Iterator[str]:
+        """The qualified names of the class's bases, and of their ancestors among the
+        project's classes (`Project.ancestors`)."""
         project = self.file.project
         for base in owner.bases:
             qualified = self.model.qualified_name(base)
             if qualified is None:
                 continue
-            if qualified in AUTOGRAD_FUNCTIONS or any(
-                    ancestor in AUTOGRAD_FUNCTIONS for ancestor in project.ancestors(
-                        project.canonical(qualified) or qualified)):
-                return True
-        return False
+            yield qualified
+            yield from (name for name in project.ancestors(project.canonical(qualified)
+                                                           or qualified) if name is not None)
 
     def _compares_sizes(self, test: ast.expr) -> bool:
         """`len(x) == self.num_levels`, `len(a) == len(b)`, `x.dim() == 4`, `len(x) >= n`
