@@ -765,32 +765,9 @@ class _Tensors:
     def _passed_without_grad(self, binding: Binding, depth: int) -> bool:
         """Every call of the parameter's function in this file (matched by name) passes it
         a value made under `no_grad`."""
-        function = binding.scope.node
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return False
-        params = [*function.args.posonlyargs, *function.args.args]
-        names = [p.arg for p in params]
-        if binding.name not in names:
-            return False
-        position = names.index(binding.name)
-        method = self.model.enclosing_class(function) is not None
-        found = False
-        for call in nodes_of(self.file.tree, ast.Call):
-            func = call.func
-            if isinstance(func, ast.Name) and func.id == function.name:
-                index = position
-            elif isinstance(func, ast.Attribute) and func.attr == function.name:
-                index = position - 1 if method else position
-            else:
-                continue
-            value = next((k.value for k in call.keywords if k.arg == binding.name), None)
-            if value is None and 0 <= index < len(call.args) and not any(
-                    isinstance(a, ast.Starred) for a in call.args[:index + 1]):
-                value = call.args[index]
-            if value is None or not self.made_without_grad(value, depth - 1, callers=False):
-                return False
-            found = True
-        return found
+        values = self._passed(binding)
+        return bool(values) and all(
+            self.made_without_grad(value, depth - 1, callers=False) for value in values or ())
 
     def _self_call_kind(self, call: ast.Call, func: ast.Attribute, depth: int) -> Grad:
         """`self.layer(x)`: a module of this class (or a method of it)."""
