@@ -92,7 +92,18 @@ def test_form_feed_that_libcst_cannot_round_trip(tmp_path, cli):
                                        b"\x0cfrom torch import nn\n\n\n"
                                        b"def resume(model: nn.Module, sd):\n"
                                        b"    model.load_state_dict(sd)\n")
-    assert line.startswith("ff.py: error: libcst cannot reproduce this file byte for byte")
+    assert line == ("ff.py: error: libcst cannot reproduce this file byte for byte (it "
+                    "differs at line 1), so it is left unchanged")
+
+
+def test_crlf_file_ending_in_a_blank_line_of_spaces_names_the_line(tmp_path, cli):
+    # libauc's chexpert.py: libcst drops a line break before a last line holding a space.
+    source = (b"from torch import nn\r\n\r\n\r\n"
+              b"def resume(model: nn.Module, sd):\r\n"
+              b"    model.load_state_dict(sd)\r\n\r\n \r\n")
+    line = apply_with_a_good_neighbour(tmp_path, cli, "crlf.py", source)
+    assert line == ("crlf.py: error: libcst cannot reproduce this file byte for byte (it "
+                    "differs at line 6), so it is left unchanged")
 
 
 def test_valid_python_that_libcst_cannot_parse_is_not_called_a_syntax_error(tmp_path, cli):

@@ -92,10 +92,12 @@ def rewrite(
     if current is original:
         return FileResult(path, tuple(changes), parsed=True, encoding=encoding,
                           creates=tuple(creates.values()))
-    if original.tree.bytes != data:
+    reproduced = original.tree.bytes
+    if reproduced != data:
+        line = _first_difference_line(data, reproduced)
         raise FileFailure(
-            FileError("libcst cannot reproduce this file byte for byte (a form feed at the "
-                      "start of a line?), so it is left unchanged")
+            FileError(f"libcst cannot reproduce this file byte for byte (it differs at line "
+                      f"{line}), so it is left unchanged")
         )
     if settings.only is None:  # a chosen few changes leave the others still to make
         _verify_idempotent(current, path, codemods, settings, suppressions, project)
@@ -267,3 +269,10 @@ def _map_lines(changes: list[Change], original: str, current: str) -> list[Chang
     ]
 
 
+def _first_difference_line(data: bytes, reproduced: bytes) -> int:
+    """The line (1-based) of the first byte where libcst's reproduction differs (a form
+    feed at the start of a line, or a CRLF file ending in a whitespace-only line, whose
+    line break libcst drops)."""
+    index = next((i for i, (a, b) in enumerate(zip(data, reproduced, strict=False)) if a != b),
+                 min(len(data), len(reproduced)))
+    return data.count(b"\n", 0, index) + 1
