@@ -13,7 +13,7 @@ import libcst as cst
 from torchfix.rewrite.contract import Finding, Span
 from torchfix.rewrite.editing import EditError, Editor
 from torchfix.rewrite.edits import file_quote, insert_imports, statement_indexes
-from torchfix.rewrite.layout import LineSplit
+from torchfix.rewrite.layout import LineSplit, indent_unit
 
 from .atomic_save import HelperPlan, Rewrite, in_quotes
 
@@ -100,7 +100,8 @@ class AtomicSaveEditor(Editor):
         uses = [made.import_time for made in self._made if made.import_time is not None]
         limit = min(uses, default=len(self.file.tree.body))
         helper_at = max(anchor for anchor in plan.anchors if anchor <= limit)
-        return _with_plan(original_node, updated_node, plan, helper_at, self.file.text)
+        return _with_plan(original_node, updated_node, plan, helper_at, self.file.text,
+                          indent_unit(self.file))
 
 
 def _node_name(node: Any) -> str:
@@ -124,7 +125,7 @@ def _cst_name(node: cst.BaseExpression) -> str:
 
 
 def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
-               helper_at: int, text: str) -> cst.Module:
+               helper_at: int, text: str, indent: str) -> cst.Module:
     """`updated` with the plan's imports, then its helper before CPython's top-level
     statement `helper_at` (after the imports placed before that statement)."""
     indexes = statement_indexes(original)
@@ -134,12 +135,12 @@ def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
     line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
     index = moved[line] if line < len(moved) else len(module.body)
     code = in_quotes(plan.definition, plan.quote or file_quote(text))
-    return insert_helper(module, index, helper_definition(module, code))
+    return insert_helper(module, index, helper_definition(module, code, indent))
 
 
-def helper_definition(module: cst.Module, code: str) -> cst.FunctionDef:
-    """The helper, indented the way this module indents."""
-    indent = module.default_indent
+def helper_definition(module: cst.Module, code: str, indent: str) -> cst.FunctionDef:
+    """The helper, indented by `indent`, the step most of the module's blocks take (libcst's
+    `default_indent` is its first block's: a stray 3-space `try:` in nnunetv2's trainer)."""
     lines = []
     for line in code.splitlines():
         stripped = line.lstrip(" ")
@@ -148,7 +149,23 @@ def helper_definition(module: cst.Module, code: str) -> cst.FunctionDef:
     statement = cst.parse_statement(text, config=module.config_for_parsing)
     if not isinstance(statement, cst.FunctionDef):  # pragma: no cover - the template is one
         raise EditError("the helper template is not a function definition")
+    if indent != module.default_indent:
+        # A block whose `indent` is None is written with the module's default indent.
+        statement = statement.visit(_ExplicitIndent(indent))
+        assert isinstance(statement, cst.FunctionDef)
     return statement
+
+
+class _ExplicitIndent(cst.CSTTransformer):
+    """Gives every indented block the indent `indent` of its own."""
+
+    def __init__(self, indent: str) -> None:
+        super().__init__()
+        self.indent = indent
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
+                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated_node.with_changes(indent=self.indent)
 
 
 def insert_helper(module: cst.Module, index: int, helper: cst.FunctionDef) -> cst.Module:

@@ -27,6 +27,7 @@ import io
 import itertools
 import re
 import tokenize
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -53,7 +54,10 @@ def line_length(file: FileContext) -> int:
 
 
 def indent_unit(file: FileContext) -> str:
-    """One level of indentation as the file writes it: that of its first block."""
+    """One level of indentation as the file writes it: the step most of its blocks take
+    (nnunetv2's trainer indents one `try:` by 3 spaces and everything else by 4), the
+    first block's on a tie; 4 spaces in a file without blocks."""
+    steps: Counter[str] = Counter()
     for node in ast.walk(file.tree):
         body = getattr(node, "body", None)
         if isinstance(node, ast.stmt) and isinstance(body, list) and body and isinstance(
@@ -63,9 +67,14 @@ def indent_unit(file: FileContext) -> str:
             outer = outer[: len(outer) - len(outer.lstrip(" \t"))]
             inner = inner[: len(inner) - len(inner.lstrip(" \t"))]
             if inner.startswith(outer) and len(inner) > len(outer):
-                return inner[len(outer):]
-            break
-    return "    "
+                steps[inner[len(outer):]] += 1
+                if sum(steps.values()) >= _INDENT_VOTES:
+                    break
+    return steps.most_common(1)[0][0] if steps else "    "
+
+
+# Blocks read to find a file's indentation: enough to outvote a stray one.
+_INDENT_VOTES = 200
 
 
 @dataclass(frozen=True)
