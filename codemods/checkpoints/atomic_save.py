@@ -1007,7 +1007,19 @@ class _Facts:
         dump (`debug_dir / "x.pt"`, `dump_path`), or in a function such as
         `dump_activations`, `debug_save`, `log_video` or a logger's `add_video`, or a
         method of a `...Logger`, unless the function's name says checkpoint
-        (`dump_checkpoint`)."""
+        (`dump_checkpoint`); or a save of a gradient (`torch.save(p.grad, "grad.pt")`
+        left in colossalai's optimizer step: nothing resumes from a gradient)."""
+        saved = call.args[0] if call.args else None
+        while True:  # through `.data`, `.detach()`, `.cpu()`, `.clone()`
+            if isinstance(saved, ast.Attribute) and saved.attr == "data":
+                saved = saved.value
+            elif isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and \
+                    saved.func.attr in ("detach", "cpu", "clone") and not saved.args:
+                saved = saved.func.value
+            else:
+                break
+        if isinstance(saved, ast.Attribute) and saved.attr == "grad":
+            return True
         child: ast.AST = call
         for ancestor in self.model.ancestors(call):
             if isinstance(ancestor, ast.If) and any(child is node for node in ancestor.body) \
