@@ -143,6 +143,9 @@ FRAMEWORK_HOOK_BASES = {
     "pytorch_lightning": frozenset({"Callback", "LightningModule", "LightningDataModule"}),
     "transformers": frozenset({"TrainerCallback"}),
 }
+# Calls that write their text out and return None: as an assert's message, nothing to raise.
+MESSAGE_PRINTERS = frozenset({"print", "warn", "debug", "info", "warning", "error",
+                              "exception", "critical"})
 # Package names that say their modules are not public API (besides a leading `_`).
 PRIVATE_PACKAGES = frozenset({"internal", "_internal"})
 # Why a constructor assert of a registry-built class in a built distribution is reported.
@@ -547,7 +550,7 @@ class _Decider:
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
                             raises_message=raised is not None,
                             whole_number_order=self._orders_whole_numbers(node.test, function))
-        reported = self._reliance(node, function, exception)
+        reported = self._reliance(node, function, exception) or _prints_message(node.msg)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
         if self._invariant(node, function):
@@ -1789,6 +1792,20 @@ def _errmsg_rule(message: ast.expr | None) -> str | None:
             and isinstance(message.func.value.value, str)):
         return "EM103"
     return None
+
+
+def _prints_message(message: ast.expr | None) -> str | None:
+    """Why the message cannot be raised: `assert x, print("...")` prints and gives None
+    (round 12: continuum), as do a logger's and `warnings.warn`'s calls."""
+    if not isinstance(message, ast.Call):
+        return None
+    func = message.func
+    name = func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) else "")
+    if name not in MESSAGE_PRINTERS:
+        return None
+    return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
+            "the text itself, by hand")
 
 
 def _names_used(node: ast.AST) -> set[str]:
