@@ -25,9 +25,18 @@ def append_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
     last = args[-1]
     separator = cst.Comma(whitespace_after=_argument_separator(call))
     if isinstance(last.comma, cst.Comma):
-        # Trailing comma: the new argument inherits it (and the layout before ")").
+        # Trailing comma: the new argument inherits it (and the layout before ")"), but a
+        # comment after it stays with the argument it was written for (`None,  # mask`).
+        after = last.comma.whitespace_after
+        inherited = last.comma
+        if (isinstance(after, cst.ParenthesizedWhitespace) and after.first_line.comment
+                and isinstance(separator.whitespace_after, cst.ParenthesizedWhitespace)):
+            separator = separator.with_changes(whitespace_after=(
+                separator.whitespace_after.with_changes(first_line=after.first_line)))
+            inherited = last.comma.with_changes(whitespace_after=after.with_changes(
+                first_line=cst.TrailingWhitespace(newline=after.first_line.newline)))
         args[-1] = last.with_changes(comma=separator)
-        args.append(arg.with_changes(comma=last.comma))
+        args.append(arg.with_changes(comma=inherited))
     else:
         args[-1] = last.with_changes(comma=separator, whitespace_after_arg=cst.SimpleWhitespace(""))
         args.append(
