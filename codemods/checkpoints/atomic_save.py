@@ -2080,14 +2080,17 @@ def in_quotes(helper: str, quote: str) -> str:
 
 def is_conversion_script(file: FileContext) -> bool:
     """Whether the file converts weights from another format, once: below a folder such
-    as `model_converters/` or `converters/`, or named `convert_*.py` / `*_converter.py` /
+    as `model_converters/`, `converters/` or `convert_ckpt/` (a folder name holding a
+    conversion word: llamafactory's `scripts/convert_ckpt/llamafy_qwen.py`), or named `convert_*.py` / `*_converter.py` /
     `<from>2<to>.py` / `<from>_to_<to>.py` with a format as `<to>` (`tensorflow2pytorch.py`)."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
     with contextlib.suppress(ValueError):
         relative = absolute.relative_to(os.getcwd())
     words = identifier_words(relative.stem)
-    return (any(folder.lower() in CONVERSION_FOLDERS for folder in relative.parts[:-1])
+    return (any(folder.lower() in CONVERSION_FOLDERS
+                or set(identifier_words(folder)) & CONVERSION_WORDS
+                for folder in relative.parts[:-1])
             or bool(set(words) & CONVERSION_WORDS)
             or VERSION_MIGRATION.fullmatch(relative.stem.lower()) is not None
             or any(word in ("2", "to") and following in FORMAT_WORDS
