@@ -150,10 +150,10 @@ MESSAGE_PRINTERS = frozenset({"print", "warn", "debug", "info", "warning", "erro
 PRIVATE_PACKAGES = frozenset({"internal", "_internal"})
 # Why a constructor assert of a registry-built class in a built distribution is reported.
 REGISTRY_CONSTRUCTOR = (
-    "a constructor check of a registry-built class (`@X.register_module()`): OpenMMLab-style "
-    "projects test such config checks with `assertRaises(AssertionError)` in their "
-    "repository, which an unpacked sdist or wheel does not ship: change the check and "
-    "those tests together")
+    "a constructor check of a registry-built class (`@X.register_module()`), or of a "
+    "building block in the module of one: OpenMMLab-style projects test such config "
+    "checks with `assertRaises(AssertionError)` in their repository, which an unpacked "
+    "sdist or wheel does not ship: change the check and those tests together")
 # Why `assert False` is an unsafe fix wherever it is.
 ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
 # What the `invariants` option takes: leave internal invariants alone, or offer them as
@@ -522,6 +522,10 @@ class _Decider:
         self._expectations: tuple[Expectation, ...] | None = None
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
+        # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
+        # its BasicBlock not): its building blocks' config checks are tested alike.
+        self.registers_classes = b"register_module" in file.text.encode() and any(
+            _registry_built(node) for node in nodes_of(file.tree, ast.ClassDef))
 
     def expectations(self) -> tuple[Expectation, ...]:
         if self._expectations is None:
@@ -556,7 +560,8 @@ class _Decider:
         if self._invariant(node, function):
             return None  # an internal invariant: an assert is the right tool
         if (function is not None and function.owner is not None
-                and function.name in CONSTRUCTION_METHODS and _registry_built(function.owner)
+                and function.name in CONSTRUCTION_METHODS
+                and (_registry_built(function.owner) or self.registers_classes)
                 and self.file.project.is_built_distribution()):
             return replace(decision, verdict=Verdict.REPORT, reason=REGISTRY_CONSTRUCTOR)
         decision = replace(decision, layout=self._layout(node, decision, function))

@@ -2081,8 +2081,9 @@ def in_quotes(helper: str, quote: str) -> str:
 def is_conversion_script(file: FileContext) -> bool:
     """Whether the file converts weights from another format, once: below a folder such
     as `model_converters/`, `converters/` or `convert_ckpt/` (a folder name holding a
-    conversion word: llamafactory's `scripts/convert_ckpt/llamafy_qwen.py`), or named `convert_*.py` / `*_converter.py` /
-    `<from>2<to>.py` / `<from>_to_<to>.py` with a format as `<to>` (`tensorflow2pytorch.py`)."""
+    conversion word: llamafactory's `scripts/convert_ckpt/llamafy_qwen.py`), or named
+    `convert_*.py` / `*_converter.py` / `<from>2<to>.py` / `<from>_to_<to>.py` with a
+    format as `<to>` (`tensorflow2pytorch.py`)."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
     with contextlib.suppress(ValueError):
