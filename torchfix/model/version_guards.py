@@ -31,6 +31,7 @@ import ast
 import os
 import re
 import warnings
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -377,6 +378,11 @@ def _version_callee(func: ast.expr) -> bool:
     return name in ("str", "parse") or "version" in name.lower()
 
 
+# One reader a module's tree (it binds the names of the whole module once): a codemod asks
+# for every old name it finds.
+_READERS: weakref.WeakKeyDictionary[ast.Module, _Reader] = weakref.WeakKeyDictionary()
+
+
 def older_branch_ceiling(tree: ast.Module, node: ast.AST,
                          ancestors: Iterable[ast.AST]) -> Version | None:
     """The torch version the code at `node` runs below, where it sits in the branch a
@@ -384,7 +390,6 @@ def older_branch_ceiling(tree: ast.Module, node: ast.AST,
     the body of `if v < (2, 0):` → (2, 0); `v <= "1.13"` → (1, 14). The lowest of the
     checks around it; None where no check around it picks older torch. `ancestors`: the
     nodes around `node`, innermost first."""
-    reader: _Reader | None = None
     ceiling: Version | None = None
     child = node
     for parent in ancestors:
@@ -395,7 +400,9 @@ def older_branch_ceiling(tree: ast.Module, node: ast.AST,
                 in_body = parent.body is child
             test = parent.test
             if isinstance(test, ast.Compare):
-                reader = reader or _Reader(tree)
+                reader = _READERS.get(tree)
+                if reader is None:
+                    reader = _READERS[tree] = _Reader(tree)
                 pairs = list(reader._pairs(test))
                 if len(pairs) == 1:
                     operator, (major, minor, _) = pairs[0]
