@@ -119,42 +119,32 @@ def test_a_warm_run_of_an_unchanged_project_imports_no_codemod(tmp_path: Path) -
     assert loaded(["check", "."], tmp_path, watched) == []
 
 
-GENERATED_DOCS = """
+def _data_classes(tmp_path: Path, args: list[str], generated_docs_only: bool) -> list[str]:
+    """The data classes of torchfix a command run in a subprocess defines (with
+    `generated_docs_only`, those whose docstring `dataclass` wrote from the signature)."""
+    probe = PROBE.format(args=args, watched=()) + f"""
 import dataclasses
-print("GENERATED:", sorted(
-    f"{cls.__module__}.{cls.__qualname__}"
+print("DATACLASSES:", sorted(
+    f"{{cls.__module__}}.{{cls.__qualname__}}"
     for module in list(sys.modules.values())
     if getattr(module, "__name__", "").startswith(("torchfix", "codemods"))
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls)
     and cls.__module__ == module.__name__
-    and (cls.__doc__ or "").startswith(cls.__name__ + "(")
+    and (not {generated_docs_only!r} or (cls.__doc__ or "").startswith(cls.__name__ + "("))
 ))
 """
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    line = next(line for line in done.stdout.splitlines() if line.startswith("DATACLASSES:"))
+    return ast.literal_eval(line.removeprefix("DATACLASSES:").strip())
 
 
 def test_the_data_classes_of_a_check_carry_their_own_docstrings(tmp_path: Path) -> None:
     # `dataclass` writes a docstring for a class without one from its signature, which
     # costs a third of making the class: on the start-up of every command.
     (tmp_path / "train.py").write_text(NEEDS_FIX)
-    probe = PROBE.format(args=["check", "--no-cache", "train.py"], watched=()) + GENERATED_DOCS
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
-    line = next(line for line in done.stdout.splitlines() if line.startswith("GENERATED:"))
-    assert ast.literal_eval(line.removeprefix("GENERATED:").strip()) == []
-
-
-DATA_CLASSES = """
-import dataclasses
-print("DATACLASSES:", sorted(
-    f"{cls.__module__}.{cls.__qualname__}"
-    for module in list(sys.modules.values())
-    if getattr(module, "__name__", "").startswith(("torchfix", "codemods"))
-    for cls in vars(module).values()
-    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
-    and cls.__module__ == module.__name__
-))
-"""
+    assert _data_classes(tmp_path, ["check", "--no-cache", "train.py"], True) == []
 
 
 def test_a_file_without_triggers_makes_only_the_run_s_data_classes(tmp_path: Path) -> None:
@@ -163,11 +153,7 @@ def test_a_file_without_triggers_makes_only_the_run_s_data_classes(tmp_path: Pat
     # error, a statistic...) are named tuples; the data classes a one-file check defines
     # are the run's own. A new one here is a cost to weigh.
     (tmp_path / "plain.py").write_text("import math\n\n\ndef f(x):\n    return math.cos(x)\n")
-    probe = PROBE.format(args=["check", "--no-cache", "plain.py"], watched=()) + DATA_CLASSES
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
-    line = next(line for line in done.stdout.splitlines() if line.startswith("DATACLASSES:"))
-    assert set(ast.literal_eval(line.removeprefix("DATACLASSES:").strip())) <= {
+    assert set(_data_classes(tmp_path, ["check", "--no-cache", "plain.py"], False)) <= {
         "torchfix.engine.config.Config", "torchfix.engine.discovery.Discovery",
         "torchfix.engine.pipeline.RunOptions", "torchfix.engine.pipeline.RunOutcome",
         "torchfix.engine.results.EngineSettings", "torchfix.engine.results.FileResult",
