@@ -17,10 +17,9 @@ from torchfix.rewrite.contract import (
     Edit,
     FileContext,
     Finding,
-    ReplaceNode,
     Safety,
 )
-from torchfix.rewrite.layout import split_line
+from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import calls_helper, inline_helper, is_conversion_script
@@ -205,16 +204,9 @@ class LoadWeightsOnly(Codemod):
 
 
 def _weights_only_true(file: FileContext, call: ast.Call) -> tuple[Edit, ...]:
-    """The edit adding `weights_only=True` to `call`: the keyword appended, or, where that
-    makes a line that fit outgrow the project's line length, the line split as black
-    would split it."""
-    span = file.span(call)
-    if span.line == span.end_line:
-        closing = span.end_column - 1
-        layout = split_line(file, call, [(closing, closing, ", weights_only=True")])
-        if layout is not None:
-            return (ReplaceNode(layout.node, layout.code),)
-    return (AddKeyword(call, "weights_only", "True"),)
+    """The edit adding `weights_only=True` to `call` (laid out as black would where the
+    line outgrows the project's line length)."""
+    return (appended_keyword(file, call, "weights_only", "True"),)
 
 
 def _feeds_load_state_dict(model: SemanticModel, node: ast.expr, depth: int,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from torchfix.rewrite.contract import AddKeyword, Codemod, FileContext, Finding, Option, Safety
+from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import torch_calls
 
@@ -96,11 +97,12 @@ class CheckpointUseReentrant(Codemod):
             if value:
                 yield Finding(call, "pass use_reentrant=True: what the call does today, "
                               "without the warning (False is recommended, after testing)",
-                              Safety.SAFE, (AddKeyword(call, "use_reentrant", "True"),))
+                              Safety.SAFE, (appended_keyword(file, call, "use_reentrant", "True"),))
             else:
                 yield Finding(call, "pass use_reentrant=False: gradients now also reach "
                               "parameters when no input requires grad; test the change",
-                              Safety.UNSAFE, (AddKeyword(call, "use_reentrant", "False"),))
+                              Safety.UNSAFE,
+                              (appended_keyword(file, call, "use_reentrant", "False"),))
 
 
 def _calls(tree: ast.Module) -> list[ast.Call]:

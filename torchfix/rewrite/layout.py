@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from torchfix.rewrite.contract import FileContext
+from torchfix.rewrite.contract import AddKeyword, FileContext, ReplaceNode
 
 DEFAULT_LINE_LENGTH = 88
 # Comments that apply to the line they are on: a line break would move them.
@@ -359,3 +359,17 @@ def _has_trailing_comma(source: str) -> bool:
     """A comma after the last argument: black keeps such a call exploded."""
     stripped = source.rstrip()
     return stripped.endswith(")") and stripped[:-1].rstrip().endswith(",")
+
+
+def appended_keyword(file: FileContext, call: ast.Call, name: str,
+                     value: str) -> AddKeyword | ReplaceNode:
+    """The edit appending `name=value` to `call`: the keyword added, or, where that makes a
+    one-line call that fit outgrow the project's line length, the line split as black
+    would split it (`split_line`)."""
+    span = file.span(call)
+    if span.line == span.end_line:
+        closing = span.end_column - 1
+        layout = split_line(file, call, [(closing, closing, f", {name}={value}")])
+        if layout is not None:
+            return ReplaceNode(layout.node, layout.code)
+    return AddKeyword(call, name, value)
