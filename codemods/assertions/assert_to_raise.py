@@ -883,6 +883,10 @@ class _Decider:
         if reached is not None:
             test = reached.expectation
             calls = " -> ".join(f"{name}()" for name in reached.chain)
+            if test.handler:
+                return (f"the handler at {test.path}:{test.line} catches AssertionError from "
+                        f"a call that reaches this assert ({calls}): a raise would bypass "
+                        "it; raise what the handler expects, or catch the new error")
             return (f"{test.path}:{test.line} expects AssertionError from a call that reaches "
                     f"this assert ({calls}): a raise would fail that test; change the check "
                     "and the test together")
@@ -902,8 +906,8 @@ class _Decider:
             return None
         message = self._message_text(node.msg)
         name = function.tested_as
-        return next((e for e in expectations
-                     if e.matches(name, message) and not e.accepts(exception)), None)
+        return next((e for e in expectations if not e.handler
+                     and e.matches(name, message) and not e.accepts(exception)), None)
 
     def _reached_by(self, node: ast.Assert, function: _Function,
                     exception: str) -> Reached | None:

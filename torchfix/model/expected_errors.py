@@ -22,7 +22,7 @@ import ast
 import os
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -73,6 +73,10 @@ class Expectation:
     # "pkg.model.Model.predict" (a method called on a `Model(...)`); a test helper's calls
     # in its place. Followed into the project by `reach()`.
     entries: tuple[str, ...] = ()
+    # A `try: ... except AssertionError:` of the project's own code, not a test (hivemind
+    # retries an averaging round on it): followed through `entries` only, never matched
+    # by a callee's name alone, which in library code says too little.
+    handler: bool = False
 
     def matches(self, function: str, message: str | None) -> bool:
         """Whether an assert in `function` (a def's name, or its class's for `__init__`)
@@ -96,12 +100,35 @@ class Expectation:
 
 
 def expectations_in(root: Path) -> Iterator[Expectation]:
-    for path in test_files(root):
+    """The tests expecting AssertionError under `root`, then the handlers of the project's
+    own code that catch it (`Expectation.handler`)."""
+    tests = list(test_files(root))
+    yield from _expectations_in_files(root, tests, handlers=False)
+    known = set(tests)
+    code = (path for path in _python_files(root) if path not in known)
+    yield from _expectations_in_files(root, code, handlers=True)
+
+
+def _python_files(root: Path) -> Iterator[Path]:
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(
+            name for name in subfolders
+            if not name.startswith(".") and name not in _SKIPPED_FOLDERS
+        )
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(folder) / name
+
+
+def _expectations_in_files(root: Path, paths: Iterable[Path],
+                           handlers: bool) -> Iterator[Expectation]:
+    for path in paths:
         try:
             data = path.read_bytes()
         except OSError:
             continue
-        if b"AssertionError" not in data or len(data) > _MAX_FILE_BYTES:
+        if b"AssertionError" not in data or len(data) > _MAX_FILE_BYTES or (
+                handlers and b"except" not in data):
             continue
         try:
             with warnings.catch_warnings():
@@ -111,9 +138,14 @@ def expectations_in(root: Path) -> Iterator[Expectation]:
             continue
         relative = path.relative_to(root).as_posix()
         model: SemanticModel | None = None
-        for found in _expectations(tree, relative):
+        for found in _expectations(tree, relative, handlers_only=handlers):
             if model is None:
-                model = SemanticModel(tree, path.stem)
+                # The project's own module resolves its calls under its package's name.
+                from torchfix.model.project import module_name_for
+
+                name = module_name_for(path) if handlers else None
+                model = (SemanticModel(tree, name.name, name.is_package) if name is not None
+                         else SemanticModel(tree, path.stem))
             yield _with_entries(found, model)
 
 
@@ -173,10 +205,15 @@ def holds_tests(path: Path) -> bool:
     return False
 
 
-def _expectations(tree: ast.Module, path: str) -> Iterator[tuple[Expectation, list[ast.AST]]]:
+def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
+                  ) -> Iterator[tuple[Expectation, list[ast.AST]]]:
     """Each expectation, with what the test runs expecting it: the block's statements, or
-    the callable passed to `assertRaises(AssertionError, func, ...)`."""
+    the callable passed to `assertRaises(AssertionError, func, ...)`; with
+    `handlers_only` (the project's own code), its `except AssertionError` handlers only."""
     for node in ast.walk(tree):
+        if handlers_only and not (isinstance(node, ast.Try)
+                                  or type(node).__name__ == "TryStar"):
+            continue
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 expected = _expected_call(item.context_expr)
@@ -194,7 +231,8 @@ def _expectations(tree: ast.Module, path: str) -> Iterator[tuple[Expectation, li
                     tolerated = frozenset().union(*(
                         _other_exceptions(h.type) if h.type is not None else {"*"}
                         for h in handlers))
-                    yield Expectation(path, node.lineno, names, None, tolerated), list(node.body)
+                    yield (Expectation(path, node.lineno, names, None, tolerated,
+                                       handler=handlers_only), list(node.body))
         elif isinstance(node, ast.Call) and len(node.args) >= 2:
             # pytest.raises(AssertionError, func, *args) / self.assertRaises(E, func, ...)
             expected = _expected_call(node)
@@ -300,7 +338,8 @@ def _with_entries(found: tuple[Expectation, list[ast.AST]],
 
     visit(body, 0)
     return Expectation(expectation.path, expectation.line, expectation.callees,
-                       expectation.pattern, expectation.tolerated, tuple(entries))
+                       expectation.pattern, expectation.tolerated, tuple(entries),
+                       expectation.handler)
 
 
 def _test_helper(model: SemanticModel,
@@ -343,10 +382,23 @@ def _call_target(model: SemanticModel, func: ast.expr) -> str | None:
     if qualified is not None:
         return None if qualified.startswith("builtins.") else qualified
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        owner = _instance_class(model, func.value)
+        owner = _instance_class(model, func.value) or _own_class(model, func.value)
         if owner is not None:
             return f"{owner}.{func.attr}"
     return None
+
+
+def _own_class(model: SemanticModel, name: ast.Name) -> str | None:
+    """The class a method's `self` is, for `self.method()` in the project's own code (a
+    handler of `except AssertionError` around `self._aggregate_with_group(...)`): the
+    top-level class around it, by its qualified name."""
+    binding = model.binding(name)
+    if binding is None or binding.kind is not BindingKind.PARAMETER or name.id != "self":
+        return None
+    cls = model.enclosing_class(name)
+    if cls is None or not model.module or model.parent(cls) is not model.tree:
+        return None
+    return f"{model.module}.{cls.name}"
 
 
 def _instance_class(model: SemanticModel, name: ast.Name) -> str | None:

@@ -499,7 +499,8 @@ class Project:
 
     def assertion_expectations(self) -> tuple[Expectation, ...]:
         """Where the project's tests expect an `AssertionError` (`pytest.raises`,
-        `assertRaises`): the asserts those tests rely on must keep raising it."""
+        `assertRaises`), and where its own code catches one (`except AssertionError:`):
+        the asserts those rely on must keep raising it."""
         if self._expectations is None:
             from torchfix.model.expected_errors import expectations_in
 
@@ -507,7 +508,7 @@ class Project:
             # Sets printed in a stable order: repr() of a frozenset follows string hashes,
             # which differ from one process to the next, and a warm run would miss.
             canonical = [(e.path, e.line, sorted(e.callees), e.pattern, sorted(e.tolerated),
-                          e.entries) for e in self._expectations]
+                          e.entries, e.handler) for e in self._expectations]
             self._expectations_digest = _sha256(repr(canonical).encode())
         self._note("project:assertion-expectations", self._expectations_digest)
         return self._expectations
