@@ -1386,11 +1386,15 @@ class _Decider:
         for inner in ast.walk(value):
             # Arithmetic makes a new value (`y = x * factor`): a check of it is one of
             # the function's own results, an invariant.
-            if not isinstance(inner, _INPUT_EXPRESSIONS):
+            if not isinstance(inner, _INPUT_EXPRESSIONS + _DEFAULTING):
                 return False
+            if isinstance(inner, ast.Compare) and not all(
+                    isinstance(op, _DEFAULTING) for op in inner.ops):
+                return False  # `x > 0` computes a result; `"k" in config` picks a default
             if isinstance(inner, ast.Call) and not (
                     isinstance(inner.func, ast.Name)
-                    and (self._builtin(inner.func) or "").startswith("builtins.")):
+                    and (self._builtin(inner.func) or "").startswith("builtins.")) and not (
+                    isinstance(inner.func, ast.Attribute) and inner.func.attr == "get"):
                 return False
             if isinstance(inner, ast.Name) and id(inner) not in calls:
                 found = self.model.bindings(inner)
@@ -1684,6 +1688,9 @@ class _Decider:
 _INPUT_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice,
                       ast.Call, ast.keyword, ast.Tuple, ast.List, ast.Set, ast.Dict,
                       ast.Starred, ast.expr_context)
+# The defaulting idiom: `config["alpha"] if "alpha" in config else 0.5`, `x if x is not
+# None else 1`, `config.get("q", 1.0)` still hold what the caller passed (or a constant).
+_DEFAULTING = (ast.IfExp, ast.Compare, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
 # Subexpressions that may not run: `x.a if x is not None else 0`, `x and x.a`, lambdas.
 _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,

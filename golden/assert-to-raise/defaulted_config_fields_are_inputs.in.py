@@ -1,0 +1,10 @@
+class AsymKNN:
+    def __init__(self, config: dict) -> None:
+        self.k = config["k"]
+        self.alpha = config["alpha"] if "alpha" in config else 0.5
+        self.q = config.get("q", 1)
+        self.scale = self.alpha * 2
+        assert 0 <= self.alpha <= 1, f"'alpha' must be in [0, 1], but got {self.alpha}"
+        assert isinstance(self.k, int), f"'k' must be an integer, but got {self.k}"
+        assert isinstance(self.q, int), f"'q' must be an integer, but got {self.q}"
+        assert self.scale <= 2
