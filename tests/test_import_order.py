@@ -10,7 +10,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from torchfix.model.project import Project, module_name_for
+from torchfix.model.module_names import module_name_for
+from torchfix.model.project import Project
 from torchfix.rewrite.contract import FileContext
 from torchfix.rewrite.edits import insert_imports, statement_indexes
 from torchfix.rewrite.import_order import NewImport, plan_imports

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.model.project import Project, module_name_for
+from torchfix.model.module_names import module_name_for
+from torchfix.model.project import Project
 from torchfix.rewrite.contract import FileContext
 from torchfix.rewrite.layout import joins_on_one_line, split_line
 

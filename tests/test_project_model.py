@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from torchfix.model.project import ABSENT, Project, module_name_for
+from torchfix.model.module_names import module_name_for
+from torchfix.model.project import ABSENT, Project
 from torchfix.model.torch_floor import find_torch_floor, parse_floor, requirement_floor
 
 

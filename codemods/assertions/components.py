@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from torchfix.model.facts import Parameter, ParameterKind
-from torchfix.model.project import Project, module_name_for, register_derived_fact
+from torchfix.model.module_names import module_name_for
+from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import BindingKind
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.formatter import FormatterSettings
-from torchfix.model.project import ModuleName, Project, register_derived_fact
+from torchfix.model.module_names import ModuleName
+from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import (

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from torchfix.model.ast_names import dotted
 from torchfix.model.facts import constructed_name
+from torchfix.model.module_names import module_name_for
+from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
 
@@ -105,19 +107,8 @@ def expectations_in(root: Path) -> Iterator[Expectation]:
     tests = list(test_files(root))
     yield from _expectations_in_files(root, tests, handlers=False)
     known = set(tests)
-    code = (path for path in _python_files(root) if path not in known)
+    code = (path for path in project_modules(root) if path not in known)
     yield from _expectations_in_files(root, code, handlers=True)
-
-
-def _python_files(root: Path) -> Iterator[Path]:
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = sorted(
-            name for name in subfolders
-            if not name.startswith(".") and name not in _SKIPPED_FOLDERS
-        )
-        for name in sorted(files):
-            if name.endswith(".py"):
-                yield Path(folder) / name
 
 
 def _expectations_in_files(root: Path, paths: Iterable[Path],
@@ -141,8 +132,6 @@ def _expectations_in_files(root: Path, paths: Iterable[Path],
         for found in _expectations(tree, relative, handlers_only=handlers):
             if model is None:
                 # The project's own module resolves its calls under its package's name.
-                from torchfix.model.project import module_name_for
-
                 name = module_name_for(path) if handlers else None
                 model = (SemanticModel(tree, name.name, name.is_package) if name is not None
                          else SemanticModel(tree, path.stem))

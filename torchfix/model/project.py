@@ -21,11 +21,13 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 # The models below are imported where they are first needed: a run whose files give no
 # codemod anything to do never builds a fact, and `check` of one such file should not pay
 # for their imports.
+from torchfix.model.module_names import ModuleName, module_name_for
+
 if TYPE_CHECKING:
     from torchfix.model.expected_errors import Expectation, Reached
     from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
@@ -38,29 +40,6 @@ if TYPE_CHECKING:
 _MAX_HOPS = 8
 ABSENT = "absent"
 _DISTRIBUTION_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
-
-
-class ModuleName(NamedTuple):
-    """The module name of a file, and the folder it is relative to."""
-
-    name: str  # "pkg.sub.mod"; for a file outside any package: its stem
-    is_package: bool  # an `__init__.py`
-    source_root: Path  # the folder `name` is relative to
-
-
-def module_name_for(path: Path) -> ModuleName:
-    """The dotted name Python imports `path` by: its packages (folders with an
-    `__init__.py`) above it, up to the first folder that is not one."""
-    path = Path(os.path.abspath(path))
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        parts.append(folder.name)
-        folder = folder.parent
-    if not parts:  # an __init__.py whose folder is not importable: name it by its folder
-        parts, folder = [path.parent.name], path.parent.parent
-    return ModuleName(".".join(reversed(parts)), is_package, folder)
 
 
 # eq=False: a project is one object that the run fills in, the same only as itself.

@@ -36,7 +36,8 @@ from torchfix.rewrite.changes import applies as applies
 UNDECLARED_FLOOR = (2, 0)
 
 if TYPE_CHECKING:
-    from torchfix.model.project import ModuleName, Project
+    from torchfix.model.module_names import ModuleName
+    from torchfix.model.project import Project
     from torchfix.model.semantic import SemanticModel
 
 
