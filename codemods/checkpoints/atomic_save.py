@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import itertools
 import os
 import re
 from collections import Counter
@@ -259,6 +258,17 @@ LOGGED_MEDIA = frozenset(
     {"audio", "embedding", "figure", "histogram", "image", "images", "mesh", "scalar",
      "scalars", "text", "video"}
 )
+# Words of a file that commits a checkpoint folder once all its files are written
+# (llamafactory's `CHECKPOINT_COMPLETE`, Megatron's `latest_checkpointed_iteration.txt`
+# tracker, DeepSpeed's `latest`): a reader trusts only a folder the marker names, so a
+# torn file in it is never loaded, and an atomic write of each file is noise.
+MARKER_WORDS = frozenset({"complete", "completed", "done", "finished", "marker", "tracker",
+                          "checkpointed", "commit", "committed"})
+# The names of functions that export a model (`export_onnx`, torch.fx's
+# `GraphModule.to_folder`): one-shot outputs, made again by exporting again, and often one
+# file of several (round 12's reviewers: noise), so their saves are unsafe fixes.
+EXPORT_WORDS = frozenset({"export", "exporter", "exports"})
+EXPORT_ENDINGS = frozenset({("to", "folder"), ("to", "dir"), ("to", "directory")})
 # Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
@@ -349,7 +359,8 @@ CONVERSION_WORDS = frozenset({"convert", "converter", "conversion"})
 # (`tensorflow2pytorch.py`, `tf_to_torch.py`, `hf2pt.py`).
 FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensorflow", "jax",
                           "flax", "hf", "huggingface", "timm", "mmpretrain", "mmdet", "keras",
-                          "safetensors", "ckpt", "lightning"})
+                          "safetensors", "ckpt", "lightning", "fp", "bf", "dtype"})
+EXPORT_REASON = " (an export: its output is made again by exporting again)"
 TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
                "running it again)")
 # Top-level folders of release tools and benchmarks, and the first words of such scripts' names
@@ -733,6 +744,7 @@ class _Facts:
         self.file = file
         self.model: SemanticModel = file.semantic
         self.tree = file.tree
+        self._marker: ast.Call | bool | None = False  # commit_marker(), once worked out
         self.helper_def = _inline_helper(self.tree)  # our helper, from an earlier run
         self._calls: dict[FunctionPath, _Calls] | None = None
 
@@ -825,8 +837,11 @@ class _Facts:
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
-        if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call):
+        if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call) \
+                or self.commit_marker() is not None:
             return None
+        if self._is_export(call):
+            return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
@@ -1039,6 +1054,44 @@ class _Facts:
             or (len(w) == 2 and w[0] == "add" and w[1] in LOGGED_MEDIA)  # add_video
             for w in words
         )
+
+    def _is_export(self, call: ast.Call) -> bool:
+        """Whether the save is in a function that exports a model (`export_onnx`,
+        `to_folder`): its output is made again by exporting again."""
+        words = [identifier_words(name) for name in self.model.function_path(call)]
+        return any(set(w) & EXPORT_WORDS or tuple(w[-2:]) in EXPORT_ENDINGS for w in words)
+
+    def commit_marker(self) -> ast.Call | None:
+        """The call that writes a file committing a checkpoint folder in this module
+        (`open(os.path.join(ckpt_dir, CHECKPOINT_COMPLETE_MARKER), "w")`,
+        `open(tracker_path, "w")`, `(folder / "DONE").touch()`), None if there is none:
+        the module has its own commit protocol, and its saves need no atomic writes."""
+        if self._marker is False:
+            self._marker = next((c for c in nodes_of(self.tree, ast.Call)
+                                 if self._writes_marker(c)), None)
+        return self._marker if isinstance(self._marker, ast.Call) else None
+
+    def _writes_marker(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("touch", "write_text"):
+            path: ast.expr | None = func.value
+        elif call.args and "open" in identifier_words(_dotted(func).rsplit(".", 1)[-1]):
+            mode = next((k.value for k in call.keywords if k.arg == "mode"),
+                        call.args[1] if len(call.args) > 1 else None)
+            writes = isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
+                bool(set(mode.value) & set("wax"))
+            path = call.args[0] if writes else None
+        else:
+            path = None
+        if path is None:
+            return False
+        words = _words_in(path)
+        for name in (n for n in ast.walk(path) if isinstance(n, ast.Name)):
+            for binding in self.model.bindings(name):  # tracker_path = os.path.join(...)
+                if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None:
+                    words |= _words_in(binding.value)
+        return bool(words & MARKER_WORDS) or any(  # DeepSpeed's tag file
+            isinstance(c, ast.Constant) and c.value == "latest" for c in ast.walk(path))
 
     def _is_recreatable(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes a file that a crash costs only a re-run, not a
@@ -2084,7 +2137,8 @@ def is_conversion_script(file: FileContext) -> bool:
     as `model_converters/`, `converters/` or `convert_ckpt/` (a folder name holding a
     conversion word: llamafactory's `scripts/convert_ckpt/llamafy_qwen.py`), or named
     `convert_*.py` / `*_converter.py` / `<from>2<to>.py` / `<from>_to_<to>.py` with a
-    format as `<to>` (`tensorflow2pytorch.py`)."""
+    format in the two words after `2`/`to` (`tensorflow2pytorch.py`, DeepSpeed's
+    `zero_to_fp32.py` and the copies projects vendor, `zero_to_any_dtype.py`)."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
     with contextlib.suppress(ValueError):
@@ -2095,8 +2149,8 @@ def is_conversion_script(file: FileContext) -> bool:
                 for folder in relative.parts[:-1])
             or bool(set(words) & CONVERSION_WORDS)
             or VERSION_MIGRATION.fullmatch(relative.stem.lower()) is not None
-            or any(word in ("2", "to") and following in FORMAT_WORDS
-                   for word, following in itertools.pairwise(words)))
+            or any(word in ("2", "to") and set(words[index + 1:index + 3]) & FORMAT_WORDS
+                   for index, word in enumerate(words)))
 
 
 def is_tool_script(file: FileContext) -> bool:

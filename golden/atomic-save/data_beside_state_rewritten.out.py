@@ -80,7 +80,7 @@ class Trainer:
         _torchfix_atomic_save((net.state_dict(), self.solutions), path)
 
     def export(self, path):
-        _torchfix_atomic_save(self, path)  # the trainer itself: not a dataset
+        torch.save(self, path)  # the trainer itself: not a dataset
 
     def write_all(self, paths):
         for path in paths:

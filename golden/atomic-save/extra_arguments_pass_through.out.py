@@ -63,7 +63,7 @@ def _torchfix_atomic_save(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 
 
-def export(state, path):
+def save_variants(state, path):
     _torchfix_atomic_save(state, path, pickle_protocol=pickle.HIGHEST_PROTOCOL)
     _torchfix_atomic_save(state, path + ".legacy", _use_new_zipfile_serialization=False)
     _torchfix_atomic_save(obj=state, f=path + ".dill", pickle_module=dill)

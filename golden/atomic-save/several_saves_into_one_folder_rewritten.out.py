@@ -75,7 +75,7 @@ def export_model(model, path, use_safetensors=False):
     if use_safetensors:
         save_file(model.state_dict(), path)
     else:
-        _torchfix_atomic_save({"state_dict": model.state_dict()}, path)
+        torch.save({"state_dict": model.state_dict()}, path)
 
 
 def save_for_both(model, state, hf_dir, checkpoint_path):

@@ -1,0 +1,20 @@
+import os
+from pathlib import Path
+
+import torch
+
+
+class GraphModule(torch.nn.Module):
+    def to_folder(self, folder, module_name="FxModule"):
+        folder = Path(folder)
+        folder.mkdir(exist_ok=True)
+        torch.save(self.state_dict(), folder / "state_dict.pt")
+        (folder / "module.py").write_text(self.code)
+
+
+def export_for_serving(model, out_dir):
+    torch.save(model.state_dict(), os.path.join(out_dir, "weights.pt"))
+
+
+def save_checkpoint(model, path):
+    torch.save(model.state_dict(), path)
