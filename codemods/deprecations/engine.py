@@ -37,6 +37,7 @@ from torchfix.rewrite.contract import (
     ReplaceNode,
     Safety,
 )
+from torchfix.rewrite.import_move import Move, sorted_move
 
 from ..prefilter import attributes_by_name, calls_by_name, from_package, guess
 from ..spelling import Spelling, name_is_free, refer
@@ -405,8 +406,10 @@ class Table:
                 safety = Safety.UNSAFE
         text = import_from_text(new_module, names, file.source(node))
         first = plans[0][1]
-        findings.append(Finding(node, self._message(first), safety, (ReplaceNode(node, text),),
-                                code=self.codes.imported))
+        move = self._sorted_move(file, node, text, new_module, tuple(n for n, _ in names))
+        findings.append(Finding(node, self._message(first), safety,
+                                move.edits() if move else (ReplaceNode(node, text),),
+                                code=self.codes.imported, data=move))
         if safety is Safety.UNSAFE:  # the import and its uses move together, or not at all
             findings = [Finding(f.node, f.message, Safety.UNSAFE, f.edits, code=f.code)
                         for f in findings]
@@ -431,8 +434,24 @@ class Table:
         text = import_from_text(entry.replacement or "",
                                 [(a.name, a.asname) for a in node.names], file.source(node))
         safety, detail = self._safety(file, entry)
-        yield Finding(node, self._message(entry, detail), safety, (ReplaceNode(node, text),),
-                      code=self.codes.imported)
+        move = self._sorted_move(file, node, text, entry.replacement or "",
+                                 tuple(a.name for a in node.names))
+        yield Finding(node, self._message(entry, detail), safety,
+                      move.edits() if move else (ReplaceNode(node, text),),
+                      code=self.codes.imported, data=move)
+
+    def _sorted_move(self, file: FileContext, node: ast.ImportFrom, text: str, module: str,
+                     names: tuple[str, ...]) -> Move | None:
+        """Where the renamed statement goes in an import block isort keeps sorted
+        (`torch.distributed._tensor` sorts before `torch.distributed.checkpoint`,
+        `torch.distributed.tensor` after it); None: in place. Nothing moves where another
+        statement of the block may be renamed too."""
+        others = frozenset(
+            id(other) for other in nodes_of(file.tree, ast.ImportFrom)
+            if other is not node and other.module and not other.level
+            and (self._module_row(other.module) is not None
+                 or any(f"{other.module}.{a.name}" in self.symbols for a in other.names)))
+        return sorted_move(file, node, text, module, names, stays=others)
 
     # -- plain imports ---------------------------------------------------------------------
 
@@ -682,6 +701,8 @@ class CatalogueCodemod(Codemod):
     """A codemod made of rows of the migration catalogue: its `table` decides."""
 
     table: ClassVar[Table]
+    # A renamed `from` import that sorts elsewhere in its block is moved there.
+    editor = "torchfix.rewrite.import_move_edit:ImportMoveEditor"
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:

@@ -1,5 +1,6 @@
-"""torchvision-singleton-import's libcst side: moves the new `from torchvision import x`
-where `TorchvisionSingletonImport.check` decided (`Move`), or replaces it in place."""
+"""The libcst side of `import_move.Move`: a codemod whose findings carry a `Move` (a
+renamed import statement that sorts elsewhere in its block) uses this editor; findings
+without one are the shared primitives' (torchvision-singleton-import, deprecated-api)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ import libcst as cst
 
 from torchfix.rewrite.contract import Finding, Span
 from torchfix.rewrite.editing import EditError, PrimitiveEditor
+from torchfix.rewrite.import_move import Move
 
-from .singleton_import import Move
 
-
-class SingletonImportEditor(PrimitiveEditor):
+class ImportMoveEditor(PrimitiveEditor):
     """In-place replacements are shared primitives; a `Move` removes the old statement
     (its blank lines and comments above go to the statement after it) and puts the new
     one beside its anchor (a merge into the anchor is a primitive of the finding)."""
@@ -63,7 +63,7 @@ class SingletonImportEditor(PrimitiveEditor):
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if any(self._left.values()):
-            raise EditError("could not move the new torchvision import where it was decided")
+            raise EditError("could not move the new import statement where it was decided")
         return updated_node
 
     def _step(self, finding: Finding) -> None:
