@@ -1,6 +1,5 @@
 import torch
-from torch.utils.data import DataLoader
-from torch.utils.data import default_collate, default_convert
+from torch.utils.data import DataLoader, default_collate, default_convert
 
 
 def make_loader(dataset, batch_size):

@@ -54,29 +54,45 @@ class _Index:
 
 
 def walk(tree: ast.AST) -> Sequence[ast.AST]:
-    """The nodes of `tree`, in the order `ast.walk` yields them."""
+    """The nodes of `tree`, in the order `ast.walk` yields them, less the operator and
+    context singletons (`ast.Load`, `ast.Add`: read them off their parents)."""
     if isinstance(tree, ast.Module):
         return _index(tree).nodes
     return _walk(tree)
 
 
 def nodes_of(tree: ast.Module, kind: type[NodeT]) -> Sequence[NodeT]:
-    """The nodes of `tree` of exactly this type, in the order `ast.walk` yields them."""
+    """The nodes of `tree` of exactly this type, in the order `ast.walk` yields them
+    (never an operator or context singleton)."""
     return _index(tree).by_type.get(kind, [])  # type: ignore[return-value]
 
 
 _index = per_tree(_Index)
 
 
+# Fields whose values are shared singletons (`Load`, `Add`, `Eq`, ...): no codemod looks
+# for them in a walk (they are read off their parent: `node.ctx`, `node.op`), and there
+# are about as many of them as of all other nodes.
+_SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _walk(tree: ast.AST) -> list[ast.AST]:
-    # ast.walk's order (breadth first, fields in order) without its generator overhead.
+    # ast.walk's order (breadth first, fields in order) without its generator overhead,
+    # and without the singleton operator and context nodes.
     nodes = [tree]
     append = nodes.append
     node_type = ast.AST
+    child_fields = _CHILD_FIELDS
     for node in nodes:
-        for name in node._fields:
+        kind = type(node)
+        fields = child_fields.get(kind)
+        if fields is None:
+            fields = child_fields[kind] = tuple(
+                name for name in kind._fields if name not in _SINGLETON_FIELDS)
+        for name in fields:
             value = getattr(node, name, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 for item in value:
                     if isinstance(item, node_type):
                         append(item)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from torchfix.model.semantic import NOT_LITERAL, BindingKind, Scope, ScopeKind, SemanticModel
+from torchfix.model.semantic import NOT_LITERAL, BindingKind, Scope, SemanticModel
 
 
 class ParameterKind(enum.Enum):
@@ -205,21 +205,13 @@ def _self_attributes(model: SemanticModel, method: ast.FunctionDef | ast.AsyncFu
     if scope is None or not method.args.args:
         return
     receiver = method.args.args[0].arg  # `self`, whatever it is called
-    for node in ast.walk(method):
-        target: ast.expr | None = None
-        value: ast.expr | None = None
-        annotation: ast.expr | None = None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign):
-            target, value, annotation = node.target, node.value, node.annotation
-        if not (
-            isinstance(target, ast.Attribute)
-            and isinstance(target.value, ast.Name)
-            and target.value.id == receiver
-            and model.scope_of(target).kind is ScopeKind.FUNCTION
-            and model.scope_of(target) is scope
-        ):
+    for statement in model.attribute_assignments(scope):  # the method's own statements
+        if isinstance(statement, ast.Assign):
+            target, value, annotation = statement.targets[0], statement.value, None
+        else:
+            target, value, annotation = statement.target, statement.value, statement.annotation
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == receiver):
             continue
         if annotation is not None:
             attributes.setdefault(target.attr, []).append(_annotation_name(model, annotation))

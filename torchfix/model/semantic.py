@@ -128,6 +128,11 @@ class SemanticModel:
         self._references: dict[int, list[ast.Name]] | None = None
         self._statements: list[ast.stmt | None] = [None]
         self._annotated: list[ast.AnnAssign] = []
+        # `x.attr = v` / `x.attr: T = v` statements, with the scope they run in (`self.x =
+        # ...` in methods: what the project model records of a class's attributes).
+        self._attribute_assignments: list[tuple[ast.Assign | ast.AnnAssign, Scope]] = []
+        self._attribute_assignments_by_scope: dict[int, list[ast.Assign | ast.AnnAssign]] \
+            | None = None
         self._string_annotations: list[tuple[ast.Constant, ast.expr]] | None = None
         _Builder(self).build()
 
@@ -154,6 +159,17 @@ class SemanticModel:
     def scope_of(self, node: ast.AST) -> Scope:
         """The scope in which `node` is evaluated (a def's name: the enclosing one)."""
         return self._scope_of.get(id(node), self.module_scope)
+
+    def attribute_assignments(self, scope: Scope) -> list[ast.Assign | ast.AnnAssign]:
+        """The statements of `scope` itself (not of functions or classes inside it) that
+        assign to an attribute of a name, with one target: `self.net = Net()`,
+        `self.net: Net = build()`, in source order."""
+        if self._attribute_assignments_by_scope is None:
+            by_scope: dict[int, list[ast.Assign | ast.AnnAssign]] = {}
+            for statement, where in self._attribute_assignments:
+                by_scope.setdefault(id(where), []).append(statement)
+            self._attribute_assignments_by_scope = by_scope
+        return self._attribute_assignments_by_scope.get(id(scope), [])
 
     def scope_created_by(self, node: ast.AST) -> Scope | None:
         """The scope a def, class, lambda or comprehension opens."""
@@ -462,6 +478,8 @@ class _Builder:
         node_type = ast.AST
         statement_type = ast.stmt
         name_type, load_type = ast.Name, ast.Load
+        assign_type, attribute_type = ast.Assign, ast.Attribute
+        attribute_assignments = model._attribute_assignments
         while stack:
             node, scope, statement = pop()
             scope_of[id(node)] = scope
@@ -474,6 +492,10 @@ class _Builder:
                 continue
             if isinstance(node, statement_type):
                 statement = node
+                if kind is assign_type and len(node.targets) == 1 and \
+                        type(node.targets[0]) is attribute_type and \
+                        type(node.targets[0].value) is name_type:  # type: ignore[attr-defined]
+                    attribute_assignments.append((node, scope))  # type: ignore[arg-type]
             handler = special.get(kind)
             if handler is not None:
                 for child, child_scope in reversed(handler(node, scope, statement)):
@@ -575,6 +597,8 @@ class _Builder:
                               statement: ast.stmt | None) -> list[tuple[ast.AST, Scope]]:
         self.model._annotated.append(node)  # for string_annotations()
         if not isinstance(node.target, ast.Name):
+            if isinstance(node.target, ast.Attribute) and isinstance(node.target.value, ast.Name):
+                self.model._attribute_assignments.append((node, scope))
             return [(child, scope) for child in ast.iter_child_nodes(node)]
         # Recorded here, with the annotation; the target itself is not visited.
         kind = BindingKind.ASSIGNMENT if node.value is not None else BindingKind.ANNOTATION
