@@ -31,14 +31,14 @@ PACKAGE = {
     "trainlib/__init__.py": "",
     "trainlib/checkpoints.py": (
         "import os\n\nimport torch\n\n\n"
-        "def save(model, folder):\n"
-        "    torch.save(model.state_dict(), os.path.join(folder, 'model.pt'))\n"
+        "def save_checkpoint(model, folder):\n"
+        "    torch.save(model.state_dict(), os.path.join(folder, 'checkpoint.pt'))\n"
     ),
     "trainlib/rl/__init__.py": "",
     "trainlib/rl/agent.py": (
         "import torch\n\n\n"
         "class Agent:\n"
-        "    def save(self, path):\n"
+        "    def save_checkpoint(self, path):\n"
         "        torch.save(self.state_dict(), path)\n"
     ),
 }
@@ -132,7 +132,7 @@ IMPORT_LAYOUTS = {
     ),
     "crlf_newlines": "import sys\r\n\r\nimport torch\r\n",
 }
-SAVE = "\n\ndef save(model, path):\n    torch.save(model.state_dict(), path)\n"
+SAVE = "\n\ndef save_checkpoint(model, path):\n    torch.save(model.state_dict(), path)\n"
 
 
 @pytest.mark.parametrize("layout", sorted(IMPORT_LAYOUTS))
@@ -296,7 +296,7 @@ def test_a_foreign_helper_module_blocks_the_rewrite(tmp_path: Path) -> None:
 
 def test_a_module_binding_atomic_save_is_left_alone(tmp_path: Path) -> None:
     taken = ("import torch\n\nfrom trainlib.io import atomic_save\n\n\n"
-             "def save(state, path):\n    torch.save(state, path)\n")
+             "def save_checkpoint(state, path):\n    torch.save(state, path)\n")
     write_files(tmp_path, {**PACKAGE, "trainlib/checkpoints.py": taken})
     result = torchfix("check", "--show-all", "trainlib/checkpoints.py", cwd=tmp_path)
     assert "not rewritten: the name atomic_save is already used in this module" in result.stdout
@@ -376,7 +376,7 @@ def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
         "import torch\n\n\n"
         "def dump_checkpoint(state, path):\n"
         "    torch.save(state, path)\n\n\n"  # 5: the name says checkpoint
-        "def save_model(model, path, debug):\n"
+        "def save_model_checkpoint(model, path, debug):\n"
         "    if not debug:\n"
         "        torch.save(model.state_dict(), path)\n"  # 10: not under `if debug:`
         "    if debug:\n"
@@ -390,7 +390,7 @@ def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
 
 def test_example_code_is_judged_below_the_working_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    source = "import torch\n\n\ndef save(model, path):\n    torch.save(model, path)\n"
+    source = "import torch\n\n\ndef save_checkpoint(model, path):\n    torch.save(model, path)\n"
     project = tmp_path / "examples" / "project"  # checked out under a folder `examples`
     project.mkdir(parents=True)
     monkeypatch.chdir(project)
@@ -402,15 +402,15 @@ def test_example_code_is_judged_below_the_working_folder(
 def test_a_destination_some_caller_gives_a_real_path_is_rewritten() -> None:
     source = (
         "import tempfile\n\nimport torch\n\n\n"
-        "def write(state, path):\n"
+        "def write_checkpoint(state, path):\n"
         "    torch.save(state, path)\n\n\n"  # 7: public, two callers, one not temporary
-        "def _write(state, path):\n"
+        "def _write_checkpoint(state, path):\n"
         "    torch.save(state, path)\n\n\n"  # 11: private, a caller gives a real path
         "def run(state, out):\n"
-        "    write(state, tempfile.mktemp())\n"
-        "    write(state, out)\n"
-        "    _write(state, tempfile.mktemp())\n"
-        "    _write(state, out)\n"
+        "    write_checkpoint(state, tempfile.mktemp())\n"
+        "    write_checkpoint(state, out)\n"
+        "    _write_checkpoint(state, tempfile.mktemp())\n"
+        "    _write_checkpoint(state, out)\n"
     )
     assert _rewritten_lines(source) == [7, 11]
 
@@ -550,7 +550,7 @@ def test_auto_helper_follows_the_package_count_through_the_cache(tmp_path: Path)
 FLOWS = (
     "import torch\nfrom torch import nn\n\n\n"
     "class Flow(nn.Module):\n"
-    "    def save(self, path):\n"
+    "    def save_checkpoint(self, path):\n"
     "        torch.save(self.state_dict(), path)\n\n"
     "    def load(self, path):\n"
     "        self.load_state_dict(torch.load(path))\n"

@@ -269,6 +269,24 @@ MARKER_WORDS = frozenset({"complete", "completed", "done", "finished", "marker",
 # file of several (round 12's reviewers: noise), so their saves are unsafe fixes.
 EXPORT_WORDS = frozenset({"export", "exporter", "exports"})
 EXPORT_ENDINGS = frozenset({("to", "folder"), ("to", "dir"), ("to", "directory")})
+# Words of a destination that name a checkpoint a run resumes from (`ckpt_path`,
+# `"checkpoint.pt"`, `f"epoch_{epoch}.pt"`, `best.pt`, `last.ckpt`), and of a function that
+# writes one (`save_checkpoint`, `on_save_checkpoint`, `take_snapshot`): where none says so
+# and the module never loads the file back, the atomic save is an unsafe fix.
+RESUME_WORDS = frozenset(
+    {"checkpoint", "checkpoints", "ckpt", "ckpts", "resume", "snapshot", "snapshots", "latest",
+     "last", "best", "epoch", "epochs", "step", "steps", "iteration", "iter", "iters"}
+)
+RESUME_FUNCTION_WORDS = frozenset({"checkpoint", "checkpoints", "ckpt", "resume", "snapshot"})
+# Words of a saved value that only a run resuming needs: optimizer and scheduler state, a
+# gradient scaler's, a training counter (`{"model": ..., "optimizer": ..., "epoch": ...}`).
+RESUME_VALUE_WORDS = frozenset(
+    {"optimizer", "optimizers", "optim", "scheduler", "schedulers", "scaler", "epoch",
+     "epochs", "step", "steps", "iteration", "iterations", "iter"}
+)
+UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
+                             "neither its path nor the function names one, and this module "
+                             "never loads it back)")
 # Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
@@ -688,8 +706,10 @@ class AtomicSave(Codemod):
         reason = (CONVERSION_REASON if is_conversion_script(file)
                   else TOOL_REASON if is_tool_script(file) else None)
         if reason is not None:
+            # The script's reason says more than "nothing says it is a checkpoint".
             decisions = [
-                (node, Safety.UNSAFE, message + reason) if decision is Safety.SAFE
+                (node, Safety.UNSAFE, message.removesuffix(UNKNOWN_CHECKPOINT_REASON) + reason)
+                if decision is Safety.SAFE or message.endswith(UNKNOWN_CHECKPOINT_REASON)
                 else (node, decision, message)
                 for node, decision, message in decisions
             ]
@@ -849,7 +869,51 @@ class _Facts:
         if saver is not None:
             return Safety.UNSAFE, CALL_MESSAGE + FOLDER_REASON.format(
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
+        if not self._resumed_from(destination, call):
+            return Safety.UNSAFE, CALL_MESSAGE + UNKNOWN_CHECKPOINT_REASON
         return Safety.SAFE, CALL_MESSAGE
+
+    def _resumed_from(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether something says the file is a checkpoint a run resumes from, the one
+        save a crash must not tear: its destination names one (`ckpt_path`,
+        `"checkpoint.pt"`, `f"epoch_{epoch}.pt"`, `best.pt`, `latest`), through the
+        function's assignments; the function's name says so (`save_checkpoint`,
+        `on_save_checkpoint`, `snapshot`); the saved value holds what only resuming needs
+        (optimizer or scheduler state, a training counter); the save runs in a loop over
+        epochs or steps; or the module loads the file back. Four fresh
+        reviews found atomic saves of everything else (exports, scratch and cache files,
+        per-item outputs, one file of a folder written in place) noise more often than
+        not: those are unsafe fixes, applied on request."""
+        words = _words_in(destination)
+        function = self.model.enclosing_function(call)
+        scope = self.model.scope_created_by(function) if function is not None else None
+        for name in (n for n in ast.walk(destination) if isinstance(n, ast.Name)):
+            for binding in self.model.bindings(name):
+                if binding.scope is scope and binding.kind is BindingKind.ASSIGNMENT and \
+                        binding.value is not None:
+                    words |= _words_in(binding.value)
+        if words & RESUME_WORDS:
+            return True
+        if any(set(identifier_words(name)) & RESUME_FUNCTION_WORDS
+               for name in self.model.function_path(call)):
+            return True
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            value = call.args[0]
+            saved = _words_in(value)
+            for name in (n for n in ast.walk(value) if isinstance(n, ast.Name)):
+                for binding in self.model.bindings(name):
+                    if binding.scope is scope and binding.kind is BindingKind.ASSIGNMENT and \
+                            binding.value is not None:
+                        saved |= _words_in(binding.value)
+            if saved & RESUME_VALUE_WORDS:
+                return True  # optimizer state or a training counter: made to resume from
+        for ancestor in self.model.ancestors(call):
+            if ancestor is function:
+                break
+            if isinstance(ancestor, (ast.For, ast.AsyncFor)) and \
+                    _words_in(ancestor.target) & RESUME_WORDS:
+                return True  # `for epoch in range(epochs): ... torch.save(...)`
+        return self._loaded_back(destination)
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
         if isinstance(node, ast.Call):

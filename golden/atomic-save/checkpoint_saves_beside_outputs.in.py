@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 """Checkpoints a training run resumes from are still saved atomically."""
 
 import os

@@ -76,15 +76,15 @@ class Trainer:
     def on_train_epoch_end(self):
         _torchfix_atomic_save({"epoch": self.current_epoch, "solutions": self.solutions}, self.out)
 
-    def finish(self, net, path):
-        _torchfix_atomic_save((net.state_dict(), self.solutions), path)
+    def finish(self, net, ckpt_path):
+        _torchfix_atomic_save((net.state_dict(), self.solutions), ckpt_path)
 
     def export(self, path):
         torch.save(self, path)  # the trainer itself: not a dataset
 
-    def write_all(self, paths):
-        for path in paths:
-            _torchfix_atomic_save({"solutions": self.solutions}, path)  # in a loop
+    def write_all(self, ckpt_paths):
+        for ckpt_path in ckpt_paths:
+            _torchfix_atomic_save({"solutions": self.solutions}, ckpt_path)  # in a loop
 
 
 class SeriesDataSet:

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 #!/usr/bin/env python
 """Train a PPO agent and keep the latest checkpoint (torchfix ran here before)."""
 

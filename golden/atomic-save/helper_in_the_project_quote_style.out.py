@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 """The project's formatter writes single quotes: so do the helper's strings (its
 docstring keeps its double quotes, as formatters keep docstrings)."""
 

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 """Training state saved in functions named for inference or per-file output is still a
 checkpoint: rewritten."""
 

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 """A removal of another file, or of the destination before the save (replacing an old
 checkpoint), leaves a real checkpoint: rewritten."""
 

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import logging
 from enum import Enum
 

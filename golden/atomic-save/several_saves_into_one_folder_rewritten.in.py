@@ -25,21 +25,21 @@ def save_for_both(model, state, hf_dir, checkpoint_path):
     torch.save(state, checkpoint_path)
 
 
-def save(model, output_dir):
+def save(model, checkpoint_dir):
     save_pretrained = getattr(model, "save_pretrained", None)
     if save_pretrained is None:
-        torch.save(model.state_dict(), os.path.join(output_dir, "pytorch_model.bin"))
+        torch.save(model.state_dict(), os.path.join(checkpoint_dir, "pytorch_model.bin"))
         return
-    model.save_pretrained(output_dir)
+    model.save_pretrained(checkpoint_dir)
 
 
-def save_with_config(model, output_dir):
-    model.config.save_config(output_dir)
-    torch.save(model.state_dict(), os.path.join(output_dir, "model.pt"))
+def save_with_config(model, checkpoint_dir):
+    model.config.save_config(checkpoint_dir)
+    torch.save(model.state_dict(), os.path.join(checkpoint_dir, "model.pt"))
 
 
-def save_or_fall_back(model, output_dir):
+def save_or_fall_back(model, checkpoint_dir):
     try:
-        model.save_pretrained(output_dir)
+        model.save_pretrained(checkpoint_dir)
     except AttributeError:
-        torch.save(model.state_dict(), os.path.join(output_dir, "model.pt"))
+        torch.save(model.state_dict(), os.path.join(checkpoint_dir, "model.pt"))

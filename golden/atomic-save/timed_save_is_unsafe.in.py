@@ -9,6 +9,6 @@ def measure_write(state, path, stats):
     stats["write_s"] += time.perf_counter() - start
 
 
-def save_and_log(state, path, logger):
-    torch.save(state, path)
-    logger.info("saved %s at %.0f", path, time.time())
+def save_and_log(state, ckpt_path, logger):
+    torch.save(state, ckpt_path)
+    logger.info("saved %s at %.0f", ckpt_path, time.time())

@@ -68,6 +68,6 @@ def measure_write(state, path, stats):
     stats["write_s"] += time.perf_counter() - start
 
 
-def save_and_log(state, path, logger):
-    _torchfix_atomic_save(state, path)
-    logger.info("saved %s at %.0f", path, time.time())
+def save_and_log(state, ckpt_path, logger):
+    _torchfix_atomic_save(state, ckpt_path)
+    logger.info("saved %s at %.0f", ckpt_path, time.time())
