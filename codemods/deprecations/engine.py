@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding, BindingKind
-from torchfix.model.version_guards import older_branch_ceiling
+from torchfix.model.version_guards import in_import_fallback, older_branch_ceiling
 from torchfix.rewrite.contract import (
     AddKeyword,
     Codemod,
@@ -180,14 +180,20 @@ class Table:
             return Safety.UNSAFE, f"unsafe: {undeclared}"
         return safety, ""
 
-    def _older_torch_branch(self, file: FileContext, entry: Entry, node: ast.AST) -> bool:
-        """Whether `node` sits in the branch a torch version check keeps for a torch that
-        has no replacement yet (`else:` of `if torch.__version__ >= "2.0":` for
-        `torch.func`): the old name there is the fallback, left alone (round 11: torchrl's
-        `functorch.vmap` fallback for torch < 2.0 rewritten to `torch.func.vmap`)."""
+    def _fallback(self, file: FileContext, entry: Entry, node: ast.AST) -> bool:
+        """Whether `node` is code kept for a torch that has no replacement yet, left alone:
+        it sits in the branch a torch version check keeps for it (`else:` of
+        `if torch.__version__ >= "2.0":` for `torch.func`; round 11: torchrl's
+        `functorch.vmap` fallback for torch < 2.0 rewritten to `torch.func.vmap`), or in a
+        `try`/`except ImportError` fallback (round 13: verl's
+        `except ImportError: from torch.distributed._tensor import DTensor` made the same
+        as its `try:` body)."""
+        ancestors = list(file.semantic.ancestors(node))
+        if in_import_fallback(node, ancestors):
+            return True
         if entry.since is None:
             return False
-        ceiling = older_branch_ceiling(file.tree, node, file.semantic.ancestors(node))
+        ceiling = older_branch_ceiling(file.tree, node, ancestors)
         return ceiling is not None and ceiling <= entry.since
 
     def _message(self, entry: Entry, detail: str = "") -> str:
@@ -216,13 +222,13 @@ class Table:
             return
         entry = self.symbols.get(meaning)
         if entry is not None:
-            if not model.in_type_checking_block(node) and not self._older_torch_branch(
+            if not model.in_type_checking_block(node) and not self._fallback(
                     file, entry, node):
                 yield from self._use(file, entry, node, lambda: self._spell_chain(
                     file, entry, node))
             return
         module = self.modules.get(meaning)
-        if module is not None:
+        if module is not None and not self._fallback(file, module, node):
             yield self._module_use(file, module, node)
 
     @staticmethod
@@ -267,7 +273,7 @@ class Table:
     def _use(self, file: FileContext, entry: Entry, node: ast.expr,
              spell: Callable[[], Spelling | None]) -> Iterator[Finding]:
         """A use (call or value) of the old name written as `node`."""
-        if self._older_torch_branch(file, entry, node):
+        if self._fallback(file, entry, node):
             return
         code = self.codes.use
         fix = self._fix(file, entry, node, spell)
@@ -310,7 +316,7 @@ class Table:
             return
         module_entry = self._module_row(node.module)
         if module_entry is not None:
-            if not self._older_torch_branch(file, module_entry, node):
+            if not self._fallback(file, module_entry, node):
                 yield from self._from_moved_module(file, node, module_entry)
             return
         for alias in node.names:
@@ -318,7 +324,7 @@ class Table:
             if moved is not None:
                 yield Finding(node, self._message(moved, "the module itself is imported"),
                               Safety.MANUAL, code=self.codes.imported)
-        rows = [(alias, entry if entry is None or not self._older_torch_branch(file, entry, node)
+        rows = [(alias, entry if entry is None or not self._fallback(file, entry, node)
                  else None)
                 for alias in node.names
                 for entry in [self.symbols.get(f"{node.module}.{alias.name}")]]
@@ -459,7 +465,7 @@ class Table:
                 ) -> Iterator[Finding]:
         for alias in node.names:
             entry = self._module_row(alias.name)
-            if entry is None or self._older_torch_branch(file, entry, node):
+            if entry is None or self._fallback(file, entry, node):
                 continue
             problem = self._too_new(file, entry)
             if alias.name != entry.name:

@@ -18,7 +18,6 @@ from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor, EditSettings
 from torchfix.rewrite.edits import (
     as_keyword,
-    file_quote,
     insert_argument,
     keyword,
     prepend_argument,
@@ -58,7 +57,7 @@ class AmpApiEditor(Editor):
         return None
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._quote = file_quote(self.file.text)
+        self._quote = self.file.string_quote()
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> object:
         depth = len(self._statements)

@@ -11,8 +11,6 @@ from .calls import calls_named, plain, spell_function, too_new
 
 # old function → (new function, device, how many arguments the old form takes)
 RENAMES = {
-    "torch.is_autocast_enabled": ("torch.is_autocast_enabled", "cuda", 0),
-    "torch.set_autocast_enabled": ("torch.set_autocast_enabled", "cuda", 1),
     "torch.get_autocast_gpu_dtype": ("torch.get_autocast_dtype", "cuda", 0),
     "torch.set_autocast_gpu_dtype": ("torch.set_autocast_dtype", "cuda", 1),
 }
@@ -32,14 +30,15 @@ class AutocastDevice(Codemod):
     ## What it does
     `torch.get_autocast_gpu_dtype()` becomes `torch.get_autocast_dtype("cuda")`,
     `torch.is_autocast_cpu_enabled()` becomes `torch.is_autocast_enabled("cpu")`, and so
-    on for the `gpu`/`cpu`/`ipu`/`xla` getters and setters; the forms without a device,
-    `torch.is_autocast_enabled()` and `torch.set_autocast_enabled(flag)`, which mean CUDA,
-    get `"cuda"`.
+    on for the `gpu`/`cpu`/`ipu`/`xla` getters and setters. The device string takes the
+    quote the formatter's configuration fixes, else the one the file's strings mostly use.
+    The forms without a device, `torch.is_autocast_enabled()` and
+    `torch.set_autocast_enabled(flag)`, are left alone: they mean CUDA and are not
+    deprecated (torch 2.13 does not warn for them), so `"cuda"` would change nothing.
 
     ## Why
     torch 2.4 replaced the per-device functions by ones that take the device; the old
-    ones warn (`DeprecationWarning`) on every call. The forms without a device silently
-    mean CUDA, which is wrong for code that runs autocast on CPU or another accelerator.
+    ones warn (`DeprecationWarning`) on every call.
 
     ## Example
     ```python
@@ -48,7 +47,7 @@ class AutocastDevice(Codemod):
     ```
     becomes
     ```python
-    if torch.is_autocast_enabled("cuda"):
+    if torch.is_autocast_enabled():
         dtype = torch.get_autocast_dtype("cuda")
     ```
 
@@ -81,8 +80,8 @@ class AutocastDevice(Codemod):
             new, device, arity = rename
             if len(call.args) != arity:
                 continue  # already given a device (or not a call we know)
-            message = f"{meaning}() {'means ' + device if new == meaning else 'is deprecated'}:" \
-                      f" use {new}(\"{device}\"{', ...' if arity else ''})"
+            message = (f"{meaning}() is deprecated: use"
+                       f" {new}(\"{device}\"{', ...' if arity else ''})")
             problem = too_new(file, SINCE, new)
             if problem:
                 yield Finding(call, f"{message} ({problem})", Safety.MANUAL)
@@ -91,7 +90,7 @@ class AutocastDevice(Codemod):
             if function is None:
                 yield Finding(call, f"{message} (torch is not reachable here)", Safety.MANUAL)
                 continue
-            arguments = ", ".join([f'"{device}"', *(file.source(a) for a in call.args)])
+            arguments = ", ".join([file.in_quotes(device), *(file.source(a) for a in call.args)])
             unsafe = file.undeclared_floor(SINCE, new)
             yield Finding(call, f"{message} (unsafe: {unsafe})" if unsafe else message,
                           Safety.UNSAFE if unsafe else Safety.SAFE, (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.rewrite.contract import (
@@ -30,7 +31,10 @@ class TorchvisionToTensor(Codemod):
     ## What it does
     `v2.ToTensor()` (from `torchvision.transforms.v2`, through any alias) becomes
     `v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])`. The classic
-    `torchvision.transforms.ToTensor` is not deprecated and is left alone.
+    `torchvision.transforms.ToTensor` is not deprecated and is left alone. An element of
+    the transforms list of a `Compose` becomes the two steps in that list:
+    `Compose([Resize(224), ToTensor()])` → `Compose([Resize(224), ToImage(),
+    ToDtype(torch.float32, scale=True)])`.
 
     ## Why
     torchvision deprecated `v2.ToTensor` and will remove it; its replacement says what
@@ -60,6 +64,7 @@ class TorchvisionToTensor(Codemod):
     fix_safety = "unsafe"
     codes = ("TOR202",)
     family = "vision"
+    editor = ".to_tensor_edit:ToTensorEditor"
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:
@@ -99,17 +104,54 @@ class TorchvisionToTensor(Codemod):
                               "change it by hand)", Safety.MANUAL)
                 continue
             via = use.value if isinstance(use, ast.Attribute) else None
+            spliced = _in_compose_list(file, parent)  # type: ignore[arg-type]
+            names = ("ToImage", "ToDtype") if spliced else ("Compose", "ToImage", "ToDtype")
             parts = [refer(file, use, f"{V2}.{name}", via=via, from_import=True,
                            module_import=V2 if via is None else None)
-                     for name in ("Compose", "ToImage", "ToDtype")]
+                     for name in names]
             dtype = refer(file, use, "torch.float32")
             if dtype is None or any(part is None for part in parts):
                 yield Finding(use, f"{MESSAGE} (a name it needs is taken here)", Safety.MANUAL)
                 continue
-            compose, to_image, to_dtype = (part.text for part in parts)  # type: ignore[union-attr]
-            text = (f"{compose}([{to_image}(), {to_dtype}({dtype.text}, scale=True)])")
+            *compose, to_image, to_dtype = (part.text for part in parts)  # type: ignore[union-attr]
+            steps = (f"{to_image}()", f"{to_dtype}({dtype.text}, scale=True)")
             imports = [edit for part in [*parts, dtype] for edit in part.imports]  # type: ignore[union-attr]
+            if spliced:  # the list gets the two steps where ToTensor() was
+                yield Finding(parent, MESSAGE, Safety.UNSAFE,
+                              (ReplaceNode(parent, steps[0]), *imports), data=Splice(steps[1]))
+                continue
+            text = f"{compose[0]}([{', '.join(steps)}])"
             yield Finding(parent, MESSAGE, Safety.UNSAFE, (ReplaceNode(parent, text), *imports))
+
+
+@dataclass(frozen=True)
+class Splice:
+    """The finding's call is an element of a `Compose([...])` list: it becomes the
+    first step (its ReplaceNode), and `after` goes in as the next element."""
+
+    after: str
+
+
+COMPOSE = frozenset({f"{V2}.Compose", "torchvision.transforms.Compose"})
+
+
+def _in_compose_list(file: FileContext, call: ast.Call) -> bool:
+    """Whether `call` is an element of the list (or tuple) of transforms given to a
+    torchvision `Compose`: the two steps go into that list, not a Compose of their own
+    (round 13: anomalib's EfficientAd got a Compose nested in its Compose)."""
+    model = file.semantic
+    sequence = model.parent(call)
+    if not isinstance(sequence, ast.List | ast.Tuple) or not isinstance(
+            sequence.ctx, ast.Load):
+        return False
+    compose = model.parent(sequence)
+    if isinstance(compose, ast.keyword):
+        compose = model.parent(compose)
+    if not isinstance(compose, ast.Call) or model.qualified_name(compose.func) not in COMPOSE:
+        return False
+    return (bool(compose.args) and compose.args[0] is sequence) or any(
+        keyword.arg == "transforms" and keyword.value is sequence
+        for keyword in compose.keywords)
 
 
 def _called(file: FileContext, node: ast.expr) -> bool:

@@ -2,7 +2,7 @@ import torch
 
 
 def cast_like_autocast(x):
-    if torch.is_autocast_enabled("cuda"):
+    if torch.is_autocast_enabled():
         return x.to(torch.get_autocast_dtype("cuda"))
     if torch.is_autocast_enabled("cpu"):
         return x.to(torch.get_autocast_dtype("cpu"))
@@ -10,5 +10,5 @@ def cast_like_autocast(x):
 
 
 def configure(enabled):
-    torch.set_autocast_enabled("cuda", enabled)
+    torch.set_autocast_enabled(enabled)
     torch.set_autocast_dtype("cuda", torch.bfloat16)

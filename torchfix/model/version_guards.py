@@ -412,3 +412,46 @@ def older_branch_ceiling(tree: ast.Module, node: ast.AST,
                         ceiling = below if ceiling is None else min(ceiling, below)
         child = parent
     return ceiling
+
+
+# What an `except` clause of an import fallback catches: a failed import, or anything.
+_IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception",
+                              "BaseException"})
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def in_import_fallback(node: ast.AST, ancestors: Iterable[ast.AST]) -> bool:
+    """Whether `node` is one arm of a version fallback made with `try`: it sits in an
+    `except ImportError:` (`ModuleNotFoundError`, a tuple holding one, `Exception`, a bare
+    `except:`) clause, or it is an import in the `try:` body of such a clause that imports
+    too (`try: from new import X` / `except ImportError: from old import X`). Either arm
+    is there for a torch the other does not fit, so a rename would make the two the same
+    (round 13: verl's DTensor fallback). `ancestors`: the nodes around `node`, innermost
+    first; the search stops at the function or class that holds `node`."""
+    child = node
+    for parent in ancestors:
+        if isinstance(parent, _SCOPES):
+            return False
+        if isinstance(parent, ast.ExceptHandler) and _catches_import_failure(parent):
+            return True
+        if (isinstance(parent, ast.Try | ast.TryStar)
+                and isinstance(node, ast.Import | ast.ImportFrom)
+                and any(statement is child for statement in parent.body)
+                and any(_catches_import_failure(handler) and _imports(handler)
+                        for handler in parent.handlers)):
+            return True
+        child = parent
+    return False
+
+
+def _catches_import_failure(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    if caught is None:
+        return True
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any((dotted(name) or [""])[-1] in _IMPORT_FAILURES for name in names)
+
+
+def _imports(handler: ast.ExceptHandler) -> bool:
+    return any(isinstance(inner, ast.Import | ast.ImportFrom)
+               for statement in handler.body for inner in ast.walk(statement))

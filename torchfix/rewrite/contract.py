@@ -195,6 +195,7 @@ class FileContext:
     suppressions: SuppressionComments | None = field(default=None, repr=False)
     _model: SemanticModel | None = field(default=None, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
+    _quote: str | None = field(default=None, repr=False)
 
     def suppressed(self, codemod: str, node: ast.AST) -> bool:
         """Whether a suppression comment on the lines of `node` silences `codemod`: the
@@ -246,6 +247,20 @@ class FileContext:
         parts += self.lines[span.line:span.end_line - 1]
         parts.append(self.lines[span.end_line - 1][:span.end_column])
         return "\n".join(parts)
+
+    def string_quote(self) -> str:
+        """The quote for a string a codemod adds: the one the formatter's configuration
+        fixes (`FormatterSettings.quote`), else the one the file's strings mostly use."""
+        if self._quote is None:
+            from torchfix.model.formatter import file_quote
+
+            self._quote = self.project.formatter_settings().quote or file_quote(self.text)
+        return self._quote
+
+    def in_quotes(self, text: str) -> str:
+        """`text` (no quotes or backslashes in it) as a string literal in `string_quote`."""
+        quote = self.string_quote()
+        return f"{quote}{text}{quote}"
 
     def option(self, name: str, codemod: type[Codemod]) -> Any:
         if name in self.options:

@@ -69,6 +69,7 @@ class Editor(FocusedTransformer):
             self._by_span.setdefault(self.file.span(finding.node), []).append(finding)
         self.made: set[int] = set()  # ids of the findings whose change was made
         self._new_imports: list[NewImport] = []  # placed by `_place_imports`
+        self._joined: dict[str, list[str]] = {}  # names for a `from` import there already
         self._imported: tuple[set[str], set[str]] | None = None
 
     def span_of(self, node: cst.CSTNode) -> Span:
@@ -102,7 +103,12 @@ class Editor(FocusedTransformer):
                 if self._imported is None:
                     self._imported = _imported_modules(self.file.tree)
                 new = _new_statement(self.file, edit, self._imported)
-                if new is None:
+                if new is None and edit.name is not None and edit.alias is None and (
+                        edit.module in self._imported[0]):
+                    joined = self._joined.setdefault(edit.module, [])
+                    if edit.name not in joined:
+                        joined.append(edit.name)
+                elif new is None:
                     AddImportsVisitor.add_needed_import(self.context, edit.module, edit.name,
                                                         edit.alias)
                 elif new not in self._new_imports:
@@ -113,7 +119,34 @@ class Editor(FocusedTransformer):
 
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        return self._place_imports(tree, super().transform_module_impl(tree))
+        updated = self._place_imports(tree, super().transform_module_impl(tree))
+        return self._join_imports(updated) if self._joined else updated
+
+    def _join_imports(self, module: cst.Module) -> cst.Module:
+        """`module` with the names for modules it has a `from` import of already put into
+        the first such top-level statement where isort puts them (round 13: anomalib's
+        `from torchvision.transforms.v2 import CenterCrop, ...` got `ToDtype, ToImage`
+        in front, and ruff's I001 failed); libcst's AddImportsVisitor adds the ones with
+        no such top-level statement, or one it cannot lay out, as before."""
+        body = list(module.body)
+        for index, statement in enumerate(body):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            parts = list(statement.body)
+            for position, part in enumerate(parts):
+                if not isinstance(part, cst.ImportFrom) or part.relative or part.module is None:
+                    continue
+                names = self._joined.get(_dotted_cst(part.module))
+                joined = _joined_names(part, names) if names else None
+                if joined is not None:
+                    parts[position] = part.with_changes(names=joined)
+                    del self._joined[_dotted_cst(part.module)]
+            body[index] = statement.with_changes(body=parts)
+        for module_name, names in self._joined.items():
+            for name in names:
+                AddImportsVisitor.add_needed_import(self.context, module_name, name)
+        self._joined = {}
+        return module.with_changes(body=body)
 
     def _place_imports(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         """`updated` with the new import statements where isort would put them
@@ -153,6 +186,45 @@ def _merged(imports: Sequence[NewImport]) -> list[NewImport]:
             names.setdefault(new.module, []).append(new.name)
     return [*plain, *(NewImport(module, ", ".join(sorted(members, key=member_key)))
                       for module, members in names.items())]
+
+
+def _dotted_cst(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted_cst(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def _joined_names(statement: cst.ImportFrom, names: Sequence[str]
+                  ) -> list[cst.ImportAlias] | None:
+    """The statement's names with `names` among them: in isort's order where the names
+    are in it (`member_key`), else after them; the separator its names use. None where
+    it imports `*`, has a name already, or its one name sits between parentheses over
+    lines (no separator to copy)."""
+    if isinstance(statement.names, cst.ImportStar):
+        return None
+    aliases = list(statement.names)
+    present = {alias.evaluated_name for alias in aliases if alias.asname is None}
+    new = [name for name in names if name not in present]
+    if not new:
+        return aliases
+    if len(aliases) > 1 and isinstance(aliases[0].comma, cst.Comma):
+        separator = aliases[0].comma
+    elif statement.lpar is None:
+        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    else:
+        return None
+    keys = [member_key(alias.evaluated_name) for alias in aliases]
+    in_order = keys == sorted(keys)
+    last_comma = aliases[-1].comma
+    aliases[-1] = aliases[-1].with_changes(comma=separator)
+    for name in sorted(new, key=member_key):
+        alias = cst.ImportAlias(name=cst.parse_expression(name), comma=separator)  # type: ignore[arg-type]
+        at = next((i for i, other in enumerate(aliases) if in_order
+                   and other.asname is None and member_key(other.evaluated_name)
+                   > member_key(name)), len(aliases))
+        aliases.insert(at, alias)
+    aliases[-1] = aliases[-1].with_changes(comma=last_comma)
+    return aliases
 
 
 def _imported_modules(tree: ast.Module) -> tuple[set[str], set[str]]:

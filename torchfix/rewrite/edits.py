@@ -8,12 +8,11 @@ imports go where isort would put them (`insert_imports`, placing what
 
 from __future__ import annotations
 
-import io
-import tokenize
 from collections.abc import Sequence
 
 import libcst as cst
 
+from torchfix.model.formatter import file_quote as file_quote  # the editors' import
 from torchfix.rewrite.import_order import ImportInsertion
 
 
@@ -148,24 +147,6 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
 
 
 # -- module-level statements -----------------------------------------------------------------
-
-
-def file_quote(text: str) -> str:
-    """The quote the file's strings mostly use, for the strings a codemod adds. All of
-    its string tokens count (docstrings and other triple-quoted strings aside): a count
-    of the first few thousand tree nodes was decided by `__all__ = ['A', 'B']` at the top
-    of a file written in double quotes."""
-    counts = {"'": 0, '"': 0}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.STRING or token.type == getattr(
-                    tokenize, "FSTRING_START", -1):
-                body = token.string.lstrip("rRbBuUfF")
-                if body[:3] not in ('"""', "'''") and body[:1] in counts:
-                    counts[body[:1]] += 1
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return "'" if counts["'"] > counts['"'] else '"'
 
 
 def statement_indexes(module: cst.Module) -> list[int]:
