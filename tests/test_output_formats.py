@@ -31,7 +31,7 @@ def resume_other(thing, ckpt):
     thing.load_state_dict(ckpt)
 
 
-def save(model, path):
+def save_checkpoint(model, path):
     torch.save(model.state_dict(), path)
 '''
 # Unparsable, and holding what a codemod looks for (files without are never parsed).
