@@ -2187,7 +2187,8 @@ def own_atomic_writer(project: Project, root: str) -> str:
     `shutil.move`, `Path.replace`) and either is named for it and moves one parameter
     onto another (rfdetr's `_replace_keeping_mode(source, destination)`) or saves
     (`torch.save(obj, tmp)`) before it renames onto a parameter, making the temporary
-    file or named for saving or writing (`save_atomically(obj, path)`). Tests, examples, hidden
+    file or named for saving or writing (`save_atomically(obj, path)`), and no export
+    (ludwig's `export_carton`). Tests, examples, hidden
     folders and torchfix's own helper aside; the first in path order."""
     memo = project.memo(OWN_ATOMIC_WRITER.replace("/", "-"))
     found = ""
@@ -2250,7 +2251,8 @@ def _atomic_writers(path: Path) -> list[tuple[str, int]]:
             for c in renames
             for target in ([c.args[-1]] if c.args else []))
         if (words & RENAMER_WORDS and moves_arguments) or \
-                (saves and onto_parameter and (makes_temp or words & WRITER_WORDS)):
+                (saves and onto_parameter and not words & EXPORT_WORDS
+                 and (makes_temp or words & WRITER_WORDS)):
             found.append((node.name, node.lineno))
     return found
 

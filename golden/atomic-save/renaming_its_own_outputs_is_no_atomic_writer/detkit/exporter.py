@@ -27,3 +27,14 @@ class Trainer:
 
         torch.save(self.state, f"{self.path}.tmp")
         os.replace(f"{self.path}.tmp", self.path)
+
+
+def export_bundle(model, bundle_path):
+    """An export that renames its temporary bundle into place: no helper to reuse."""
+    import tempfile
+
+    import torch
+
+    folder = tempfile.mkdtemp()
+    torch.save(model, os.path.join(folder, "bundle.pt"))
+    os.replace(os.path.join(folder, "bundle.pt"), bundle_path)
