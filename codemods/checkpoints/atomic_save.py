@@ -44,7 +44,9 @@ HELPER_MODES = ("auto", "inline", "module")
 # The project-wide fact "auto" reads: how many modules of a package atomic-save rewrites.
 SAVING_MODULES = "atomic-save/saving-modules"  # "<codemod>/<fact>": see register_derived_fact
 # The project's own functions named as library savers (see `own_savers`).
-OWN_SAVERS = "atomic-save/own-savers"
+OWN_SAVERS = "atomic-save/own-savers-by-class"
+# The project's own atomic writer, if it has one: "name|path|line" (see `own_atomic_writer`).
+OWN_ATOMIC_WRITER = "atomic-save/own-atomic-writer"
 # The comment header (copyright, license) every module of a package starts with.
 PACKAGE_HEADER = "atomic-save/package-header"
 
@@ -345,6 +347,9 @@ LIBRARY_SAVERS = frozenset(
     {"save_pretrained", "save_state", "save_checkpoint", "save_model", "save_16bit_model",
      "save_lora_weights"}
 )
+# What a library saver's receiver may name it by: objects of a library's own (transformers'
+# configs, tokenizers and processors) rather than the project's model or trainer.
+RECEIVER_KINDS = frozenset({"config", "configuration", "tokenizer", "processor"})
 # safetensors' savers, by qualified name (`save_file` is too common a name to go by).
 SAFETENSORS_SAVERS = frozenset({"save_file", "save_model"})
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
@@ -385,6 +390,11 @@ TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made ag
 # (`tools/export.py`, `benchmarks/benchmark.py`, `export_onnx.py`). Not `scripts/`: the
 # training script often lives there.
 TOOL_FOLDERS = frozenset({"tools", "benchmark", "benchmarks"})
+CLI_REASON = (" (a one-shot command-line command: what it writes is made again by running "
+              "it again)")
+# A package's command-line commands: modules below a `cli/` folder, and `cli.py`/`__main__.py`.
+CLI_FOLDERS = frozenset({"cli"})
+CLI_MODULES = frozenset({"cli", "__main__"})
 TOOL_WORDS = frozenset({"export", "publish", "benchmark", "bench"})
 # torch functions that make up data: random ones, and constant ones beside them.
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like",
@@ -433,6 +443,9 @@ class Rewrite:
     import_time: int | None  # the top-level statement running it at import time, if any
     # The line grows past the line length with the helper's name: how to split it.
     layout: LineSplit | None = None
+    # The top-level import statement (CPython's index) to remove once every finding of the
+    # file is made: nothing else uses it.
+    drop: int | None = None
 
 
 # -- the codemod ---------------------------------------------------------------------------
@@ -634,6 +647,9 @@ class AtomicSave(Codemod):
       `testing/` or `test_utils/` below the folder torchfix runs in): their checkpoints
       live in temporary folders, and tests that mock `torch.save` and check its
       destination would break;
+    - scratch files of a class that makes its own temporary folder (`self.temp_dir =
+      tempfile.mkdtemp()`): built from it, or a parameter where the class builds paths
+      in it elsewhere;
     - a module-level alias `_torch_save = torch.save`: code keeping the original
       function, typically around a monkeypatch, which the helper would recurse into.
     **Unsafe** (applied with `--unsafe-fixes`, otherwise reported): `torch.save` passed
@@ -649,8 +665,10 @@ class AtomicSave(Codemod):
     noise (several torch.saves into one folder are rewritten); and every save in a one-shot
     conversion script (below `model_converters/` or `converters/`, named
     `convert_*.py`, or a version migration such as `v1_to_v2.py`), and every save in a
-    release tool (`export*.py`, `publish*.py`, a top-level `tools/`): its output is made
-    again by running it again. **Reported**, not
+    release tool (`export*.py`, `publish*.py`, a top-level `tools/`) or command-line
+    command (below `cli/`, `cli.py`, `__main__.py`; not in a function named for
+    checkpoints): its output is made again by running it again; and every save where the
+    project has its own atomic writer (`own_atomic_writer`): the message names it. **Reported**, not
     rewritten: a save to
     a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
     torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
@@ -713,6 +731,19 @@ class AtomicSave(Codemod):
                 else (node, decision, message)
                 for node, decision, message in decisions
             ]
+        elif (writer := _own_atomic_writer(file)) is not None:
+            decisions = [
+                (node, Safety.UNSAFE, message + f" (use the project's own {writer})")
+                if decision is Safety.SAFE else (node, decision, message)
+                for node, decision, message in decisions
+            ]
+        elif is_cli_command(file):  # unless the function's name says checkpoint
+            decisions = [
+                (node, Safety.UNSAFE, message + CLI_REASON)
+                if decision is Safety.SAFE and not facts.in_checkpoint_function(node)
+                else (node, decision, message)
+                for node, decision, message in decisions
+            ]
         # The first top-level statement running a rewritten save while the module is
         # imported: the inline helper goes before it (see HelperPlan.anchors).
         limit = min((index for node, _, _ in decisions
@@ -720,6 +751,10 @@ class AtomicSave(Codemod):
                     default=len(file.tree.body))
         plan, blocker, creates = _Helper(file, facts, cls, limit).decide()
         per_line = Counter(node.lineno for node, _, _ in decisions)
+        # The import torch.save is reached through, where nothing else uses it: removed
+        # once every reference is rewritten (with the package helper: ruff's F401).
+        drop = facts.unused_save_import([node for node, _, _ in decisions]) \
+            if plan is not None and plan.definition is None else None
         for node, decision, message in decisions:
             if blocker is not None:
                 yield Finding(node, f"{message}; not rewritten: {blocker}", Safety.MANUAL)
@@ -727,7 +762,8 @@ class AtomicSave(Codemod):
             assert plan is not None
             layout = _layout(file, node, plan.name) if per_line[node.lineno] == 1 else None
             yield Finding(node, message, decision, edits=creates,
-                          data=Rewrite(plan, facts.import_time_statement(node), layout))
+                          data=Rewrite(plan, facts.import_time_statement(node), layout,
+                                       drop))
 
 
 def _layout(file: FileContext, node: ast.expr, name: str) -> LineSplit | None:
@@ -799,6 +835,46 @@ class _Facts:
         return bool(bindings) and all(
             b.is_import and b.qualified_name in TORCH_SAVE for b in bindings)
 
+    def unused_save_import(self, rewritten: Sequence[ast.expr]) -> int | None:
+        """The top-level import statement (its index) that only the rewritten references
+        use: `import torch [as th]` for `torch.save`, `from torch import save [as S]` for
+        `S`, importing that one name, read nowhere else (no other reference, no string
+        annotation, not in `__all__`). None if there is none."""
+        names: set[int] = set()
+        binding: Binding | None = None
+        for node in rewritten:
+            reference = node.func if isinstance(node, ast.Call) else node
+            name = reference.value if isinstance(reference, ast.Attribute) else reference
+            if not isinstance(name, ast.Name):
+                return None
+            bindings = self.model.bindings(name)
+            if len(bindings) != 1 or (binding is not None and bindings[0] is not binding):
+                return None
+            binding = bindings[0]
+            names.add(id(name))
+        if binding is None or not binding.is_import or \
+                binding.scope is not self.model.module_scope:
+            return None
+        statement = binding.statement
+        if not isinstance(statement, (ast.Import, ast.ImportFrom)) or \
+                len(statement.names) != 1 or \
+                not any(statement is top for top in self.tree.body):
+            return None
+        alias = statement.names[0]
+        if isinstance(statement, ast.Import):
+            if alias.name != "torch":
+                return None
+        elif statement.level or statement.module not in ("torch", "torch.serialization") \
+                or alias.name != "save":
+            return None
+        if any(id(load) not in names for load in self.model.references(binding)):
+            return None
+        if binding.name in self.model.exported_names() or any(
+                isinstance(n, ast.Name) and n.id == binding.name
+                for _, parsed in self.model.string_annotations() for n in ast.walk(parsed)):
+            return None
+        return next(i for i, top in enumerate(self.tree.body) if top is statement)
+
     def inside(self, node: ast.AST, container: ast.AST) -> bool:
         return any(ancestor is container for ancestor in self.model.ancestors(node))
 
@@ -852,7 +928,8 @@ class _Facts:
             return None  # not a valid torch.save call: not ours to judge
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
                 or _is_url(destination) or self._temporary_from_callers(destination, call)
-                or self._is_throwaway(destination, call) or self._saves_made_up_data(call)):
+                or self._is_throwaway(destination, call) or self._saves_made_up_data(call)
+                or self._in_own_scratch_folder(destination, call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -1011,6 +1088,53 @@ class _Facts:
                 return True
         return False
 
+    def _in_own_scratch_folder(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes into a scratch folder its class makes for itself
+        (`self.temp_dir = tempfile.mkdtemp(prefix="disco_")` in a method of the class):
+        the destination is built from that attribute, or from the method's parameters in
+        a class that builds its paths from it (`os.path.join(self.temp_dir, name)`
+        elsewhere, handed over through a queue): offloaded activations, spilled buffers,
+        files nothing resumes from."""
+        function = self.model.enclosing_function(call)
+        owner = self.model.enclosing_class(function) if function is not None else None
+        if owner is None:
+            return False
+        folders: set[str] = set()
+        for node in ast.walk(owner):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                made = any(isinstance(c, ast.Call) and
+                           (self.model.qualified_name(c.func) or "").rsplit(".", 1)[-1]
+                           in ("mkdtemp", "TemporaryDirectory")
+                           and (self.model.qualified_name(c.func) or "").startswith(
+                               "tempfile.")
+                           for c in ast.walk(node.value))
+                if made:
+                    folders.update(_dotted(t) for t in targets
+                                   if isinstance(t, ast.Attribute)
+                                   and isinstance(t.value, ast.Name) and t.value.id == "self")
+        if not folders:
+            return False
+
+        def built_from_folder(node: ast.AST) -> bool:
+            return any(isinstance(n, ast.Attribute) and _dotted(n) in folders
+                       for n in ast.walk(node))
+
+        if built_from_folder(destination):
+            return True
+        scope = self.model.scope_created_by(function)
+        if not self._parameters_behind(destination, scope, frozenset()) or \
+                any(isinstance(n, ast.Attribute) for n in ast.walk(destination)):
+            return False
+        # a parameter, and the class builds paths in its folder somewhere
+        # (`os.path.join(self.temp_dir, ...)`, `self.tmp / name`)
+        return any(
+            (isinstance(n, ast.Call) and n.args and built_from_folder(n.args[0])
+             and _dotted(n.func).rsplit(".", 1)[-1] in ("join", "joinpath"))
+            or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
+                and built_from_folder(n.left))
+            for n in ast.walk(owner))
+
     def _random_name(self, node: ast.expr, seen: frozenset[int]) -> bool:
         for child in ast.walk(node):
             if isinstance(child, ast.Call):
@@ -1028,8 +1152,10 @@ class _Facts:
 
     def _removed(self, call: ast.Call) -> tuple[ast.expr | None, bool]:
         """(what the call deletes, whether it is a folder), if it deletes a path."""
-        name = self.model.qualified_name(call.func)
-        if name in REMOVERS and call.args:
+        name = self.model.qualified_name(call.func) or ""
+        # `os.remove`, or os reached through another module (`osp.os.remove`, mmaction's)
+        if (name in REMOVERS or name.endswith(tuple(f".{r}" for r in REMOVERS))) and \
+                call.args:
             return call.args[0], False
         if name == "shutil.rmtree" and call.args:
             return call.args[0], True
@@ -1118,6 +1244,12 @@ class _Facts:
             or (len(w) == 2 and w[0] == "add" and w[1] in LOGGED_MEDIA)  # add_video
             for w in words
         )
+
+    def in_checkpoint_function(self, node: ast.AST) -> bool:
+        """Whether a name of the functions and classes around `node` says checkpoint
+        (`save_checkpoint`, `CheckpointCallback`)."""
+        return any(set(identifier_words(name)) & CHECKPOINT_WORDS
+                   for name in self.model.function_path(node))
 
     def _is_export(self, call: ast.Call) -> bool:
         """Whether the save is in a function that exports a model (`export_onnx`,
@@ -1531,7 +1663,7 @@ class _Facts:
             saver = self._library_saver(other)
             if saver is None or self.model.enclosing_function(other) is not function:
                 continue
-            if saver in self._own_savers():
+            if self._own_saver(other, saver):
                 continue
             if names is None:
                 names = self._path_names(destination, scope, set())
@@ -1552,10 +1684,22 @@ class _Facts:
             return call.func.attr
         return None
 
-    def _own_savers(self) -> frozenset[str]:
-        """The library savers' names that the project defines functions of."""
+    def _own_saver(self, saver: ast.Call, name: str) -> bool:
+        """Whether the saver may be one the project defines itself: a function or method
+        of that name is defined in the project, unless the receiver names a kind of
+        object (`model.config`, `generation_config`, `tokenizer`) that none of the
+        project's classes defining it is named for (`MambaLMHeadModel.save_pretrained`
+        is no `PretrainedConfig.save_pretrained`)."""
         fact = self.file.project.derived(OWN_SAVERS, str(self.file.project.root))
-        return frozenset(fact.split(",")) - {""}
+        owners = [entry.partition("@")[2] for entry in fact.split(",")
+                  if entry.partition("@")[0] == name]
+        if not owners:
+            return False
+        receiver = saver.func.value if isinstance(saver.func, ast.Attribute) else None
+        kinds = set(identifier_words(_identifier(receiver) or "")) & RECEIVER_KINDS
+        if not kinds or "" in owners:  # no kind named, or a module-level function
+            return True
+        return any(kinds & set(identifier_words(owner)) for owner in owners)
 
     def _path_names(self, node: ast.AST, scope: object, seen: set[int]) -> set[str]:
         """The variables and attributes (`output_dir`, `self.args.output_dir`) a path
@@ -1866,6 +2010,10 @@ class _Helper:
     def _module_helper(self, package: str
                        ) -> tuple[HelperPlan | None, str | None, tuple[CreateFile, ...]]:
         blocker = self._taken(MODULE_HELPER)
+        if blocker is None and not _imports_torch_eagerly(self.file.tree):
+            blocker = ("torch is optional here (imported only inside functions, or under "
+                       "`try`/`if`), and the package helper module imports torch: a "
+                       "module-level import of it would make this module need torch")
         if blocker is not None:
             return None, blocker, ()
         qualified = f"{package}.{HELPER_MODULE}"
@@ -1893,15 +2041,25 @@ class _Helper:
         (`from .._torchfix_atomic_save import atomic_save`) where the module imports
         from its package relatively, absolute otherwise."""
         module = self.module
-        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)):
+        level = len(module.name.split(".")) - (0 if module.is_package else 1)
+        if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)) or \
+                self._bans_relative(level):
             top = qualified.split(".", 1)[0]
             init = module.source_root / top / "__init__.py"
             prefix = _namespace_prefix(self.file.tree, top, module.source_root)
             if prefix is None and init.is_file() and init != self.file.path:
                 prefix = _namespace_prefix(_parse_or_none(init), top, module.source_root)
             return NewImport(f"{prefix}.{qualified}" if prefix else qualified, MODULE_HELPER)
-        level = len(module.name.split(".")) - (0 if module.is_package else 1)
         return NewImport(HELPER_MODULE, MODULE_HELPER, level)
+
+    def _bans_relative(self, level: int) -> bool:
+        """Whether the project's ruff flags a relative import `level` dots up (TID252,
+        flake8-tidy-imports' `ban-relative-imports`: "parents", its default, bans `..`
+        and above; "all" bans `.` too)."""
+        settings = self.file.project.formatter_settings()
+        if not settings.enables("TID252", _project_path(self.file)):
+            return False
+        return level > 1 or settings.ban_relative_imports == "all"
 
     def _imported_helper(self) -> str | None:
         """The name a module-level import binds the package helper to, if one does."""
@@ -2068,12 +2226,111 @@ def _defined_savers(path: Path) -> list[str]:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
         return []
-    return sorted({node.name for node in ast.walk(tree)
-                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and node.name in LIBRARY_SAVERS})
+    found = set()
+    for owner in ast.walk(tree):
+        for node in ast.iter_child_nodes(owner):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    node.name in LIBRARY_SAVERS:
+                found.add(f"{node.name}@{owner.name}" if isinstance(owner, ast.ClassDef)
+                          else node.name)
+    return sorted(found)
 
 
 register_derived_fact(OWN_SAVERS, own_savers)
+
+# What a rename into place is called by, and what makes the temporary file it renames.
+RENAMERS = frozenset({"os.replace", "os.rename", "shutil.move"})
+TEMP_MAKERS = frozenset({"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryDirectory"})
+WRITER_WORDS = frozenset({"save", "write", "dump", "store", "atomic", "atomically"})
+RENAMER_WORDS = frozenset({"replace", "rename"})
+
+
+def own_atomic_writer(project: Project, root: str) -> str:
+    """The project's own atomic-write helper below `root`, "name|path|line" ("" if it has
+    none): a function that renames a file into place (`os.replace`, `os.rename`,
+    `shutil.move`, `Path.replace`) and either is named for it and moves one parameter
+    onto another (rfdetr's `_replace_keeping_mode(source, destination)`) or saves
+    (`torch.save(obj, tmp)`) before it renames onto a parameter, making the temporary
+    file or named for saving or writing (`save_atomically(obj, path)`), and no export
+    (ludwig's `export_carton`). Tests, examples, hidden
+    folders and torchfix's own helper aside; the first in path order."""
+    memo = project.memo(OWN_ATOMIC_WRITER.replace("/", "-"))
+    found = ""
+    for path in sorted(Path(root).rglob("*.py")):
+        relative = path.relative_to(root)
+        if is_test_path(path) or path.name == f"{HELPER_MODULE}.py" or any(
+                part.startswith(".") or part in ("build", "site-packages", "node_modules")
+                or part in SCRIPT_FOLDERS
+                for part in relative.parts[:-1]):
+            continue
+        writers = (_atomic_writers(path) if memo is None
+                   else memo.result(path, str(path), _atomic_writers))
+        if writers:
+            found = f"{writers[0][0]}|{relative.as_posix()}|{writers[0][1]}"
+            break
+    if memo is not None:
+        memo.save()
+    return found
+
+
+def _atomic_writers(path: Path) -> list[tuple[str, int]]:
+    """(name, line) of the module's functions that write atomically (see above)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    if b"replace(" not in data and b"rename(" not in data and b"move(" not in data:
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                node.name in (HELPER, MODULE_HELPER) or node.name.startswith("_torchfix"):
+            continue
+        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+        renames = [c for c in calls if _dotted(c.func) in RENAMERS or (
+            isinstance(c.func, ast.Attribute) and c.func.attr in ("replace", "rename")
+            and len(c.args) == 1 and not c.keywords)]  # Path.replace(target)
+        if not renames:
+            continue
+        words = set(identifier_words(node.name))
+        makes_temp = any(_dotted(c.func).rsplit(".", 1)[-1] in TEMP_MAKERS for c in calls)
+        parameters = {a.arg for a in (*node.args.posonlyargs, *node.args.args,
+                                      *node.args.kwonlyargs)}
+        # A rename helper moves what it is given onto what it is given: `os.replace(source,
+        # destination)` of two parameters (not `_rename_outputs()` renaming its own files).
+        moves_arguments = any(
+            len(c.args) == 2 and all(isinstance(a, ast.Name) and a.id in parameters
+                                     for a in c.args) for c in renames)
+        # An atomic saver saves (`torch.save(obj, tmp)`) before it renames: not a text
+        # writer (fairchem's `_write_atomically(path, text)`), nor `_remove_atomically`.
+        # It must be reusable: the destination it renames onto is a parameter (not a
+        # method renaming onto its own `self.save_trainer_file`, torchrl's `_save_trainer`).
+        saves = any(_dotted(c.func).rsplit(".", 1)[-1] == "save" for c in calls)
+        onto_parameter = any(
+            isinstance(target, ast.Name) and target.id in parameters - {"self", "cls"}
+            for c in renames
+            for target in ([c.args[-1]] if c.args else []))
+        if (words & RENAMER_WORDS and moves_arguments) or \
+                (saves and onto_parameter and not words & EXPORT_WORDS
+                 and (makes_temp or words & WRITER_WORDS)):
+            found.append((node.name, node.lineno))
+    return found
+
+
+register_derived_fact(OWN_ATOMIC_WRITER, own_atomic_writer)
+
+
+def _own_atomic_writer(file: FileContext) -> str | None:
+    """`name (path:line)` of the project's own atomic writer, None if it has none."""
+    fact = file.project.derived(OWN_ATOMIC_WRITER, str(file.project.root))
+    if not fact:
+        return None
+    name, path, line = fact.split("|")
+    return f"{name} ({path}:{line})"
 
 
 HEADER_WORDS = ("copyright", "license", "spdx")  # what a header comment block says
@@ -2230,6 +2487,18 @@ def is_tool_script(file: FileContext) -> bool:
             or (bool(words) and words[0] in TOOL_WORDS))
 
 
+def is_cli_command(file: FileContext) -> bool:
+    """Whether the file is one of a package's command-line commands, run once to make its
+    output: below a `cli/` folder (axolotl's `cli/utils/lora_merge.py`), or a module
+    named `cli.py` or `__main__.py`."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute
+    with contextlib.suppress(ValueError):
+        relative = absolute.relative_to(os.getcwd())
+    return relative.stem in CLI_MODULES or any(
+        folder.lower() in CLI_FOLDERS for folder in relative.parts[:-1])
+
+
 def in_hidden_folder(path: Path) -> bool:
     """Whether the file is below a hidden folder (`.mim/`, `.eggs/`), judged below the
     working folder: a generated or installed copy of the project's files, not its code."""
@@ -2244,6 +2513,20 @@ def in_hidden_folder(path: Path) -> bool:
 def is_example(file: FileContext) -> bool:
     """Whether the file is example code (see `is_example_code`)."""
     return is_example_code(file.path, file.text)
+
+
+def _imports_torch_eagerly(tree: ast.Module) -> bool:
+    """Whether a top-level statement of the module imports torch unconditionally (`import
+    torch`, `from torch import nn`): not only inside functions, under `try: ... except
+    ImportError`, or under `if TYPE_CHECKING:` (nni's serializer, where torch is optional)."""
+    for statement in tree.body:
+        if isinstance(statement, ast.Import) and any(
+                alias.name.split(".")[0] == "torch" for alias in statement.names):
+            return True
+        if isinstance(statement, ast.ImportFrom) and not statement.level and \
+                (statement.module or "").split(".")[0] == "torch":
+            return True
+    return False
 
 
 def _optional_torch(bindings: Sequence[Binding]) -> bool:

@@ -64,6 +64,9 @@ class FormatterSettings:
     # ruff's `[lint.flake8-annotations] allow-star-arg-any`: ANN401 lets `*args: Any` and
     # `**kwargs: Any` pass (it still flags `Any` on the other parameters).
     allow_star_arg_any: bool = False
+    # ruff's `[lint.flake8-tidy-imports] ban-relative-imports` (TID252): "parents" (its
+    # default: `from ..x import y` is flagged, `from .x import y` is not) or "all".
+    ban_relative_imports: str = "parents"
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -105,6 +108,7 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     ignore: list[str] = []
     per_file: list[tuple[str, tuple[str, ...]]] = []
     star_any = False
+    ban_relative = "parents"
     if ruff is not None:
         style = _table(ruff.get("format")).get("quote-style")
         quote = {"double": '"', "single": "'"}.get(style) if isinstance(style, str) else None
@@ -116,6 +120,9 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
                     per_file.append((str(pattern), tuple(_codes(codes))))
             annotations = _table(table.get("flake8-annotations"))
             star_any = star_any or annotations.get("allow-star-arg-any") is True
+            banned = _table(table.get("flake8-tidy-imports")).get("ban-relative-imports")
+            if banned in ("parents", "all"):
+                ban_relative = banned
     elif black is not None:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
@@ -129,7 +136,8 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
                              tuple(per_file), plugins, flake8_ignore, flake8_per_file,
                              docstring_style, formatting.formatter,
                              formatting.hugs_closing_bracket, skip_magic,
-                             formatting.infer_from, allow_star_arg_any=star_any)
+                             formatting.infer_from, allow_star_arg_any=star_any,
+                             ban_relative_imports=ban_relative)
 
 
 # flake8 plugins and the prefix of their rules.

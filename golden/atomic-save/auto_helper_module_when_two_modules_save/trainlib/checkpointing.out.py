@@ -3,8 +3,6 @@
 import logging
 import os
 
-import torch
-
 from trainlib._torchfix_atomic_save import atomic_save
 from trainlib.config import RunConfig
 

@@ -1,7 +1,5 @@
 """An audio library: its package imports itself relatively."""
 
-import torch
-
 from ._torchfix_atomic_save import atomic_save
 from .models import Generator
 

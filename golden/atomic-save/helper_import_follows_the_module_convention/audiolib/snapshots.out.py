@@ -1,7 +1,5 @@
 """Absolute imports of its own package: the helper's import is absolute too."""
 
-import torch
-
 from audiolib._torchfix_atomic_save import atomic_save
 from audiolib.models import Generator
 

@@ -1,5 +1,3 @@
-import torch
-
 from evalkit._torchfix_atomic_save import atomic_save
 
 

@@ -1,8 +1,6 @@
 # Copyright 2026 Example Labs
 # SPDX-License-Identifier: Apache-2.0
 
-import torch
-
 from rlpkg._torchfix_atomic_save import atomic_save
 
 

@@ -2,7 +2,6 @@
 
 import os
 
-import torch
 import torch.nn.functional as F
 
 from rlkit._torchfix_atomic_save import atomic_save

@@ -1,6 +1,5 @@
 from pathlib import Path
 
-import torch
 from torch import nn
 
 from .._torchfix_atomic_save import atomic_save

@@ -1,7 +1,5 @@
 """Its one relative import is inside a function: still the module's convention."""
 
-import torch
-
 from .._torchfix_atomic_save import atomic_save
 
 

@@ -4,8 +4,6 @@ package: the package's __init__.py shows the name it is imported by)."""
 import logging
 import os
 
-import torch
-
 from acme.trainlib._torchfix_atomic_save import atomic_save
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,5 @@
 """A namespace subpackage (no __init__.py) of evalkit, imported as evalkit.eval.evaluate."""
 
-import torch
-
 from evalkit._torchfix_atomic_save import atomic_save
 from evalkit.train import save_checkpoint
 

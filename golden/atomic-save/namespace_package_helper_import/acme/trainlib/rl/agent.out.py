@@ -1,6 +1,5 @@
 from pathlib import Path
 
-import torch
 from torch import nn
 
 from acme.trainlib._torchfix_atomic_save import atomic_save

@@ -1,0 +1,5 @@
+from torch import nn
+
+
+class Generator(nn.Linear):
+    pass
