@@ -36,14 +36,17 @@ def too_new(file: FileContext, since: tuple[int, int], what: str) -> str | None:
 def spell_function(file: FileContext, call: ast.Call, qualified: str, *,
                    from_import: bool = False, module_import: str | None = None,
                    prefer_from_import: bool = False) -> Spelling | None:
-    """`qualified` written where `call.func` is, through the same alias; a `from` import
-    the old name came through is dropped once nothing uses it."""
+    """`qualified` written where `call.func` is, through the same alias; the import the
+    old name came through (`from m import f`, or `import torch` when the new spelling
+    does not go through it) is dropped once nothing uses it."""
     func = call.func if isinstance(call.func, (ast.Attribute, ast.Name)) else None
     spelled = refer(file, call, qualified, via=func if isinstance(func, ast.Attribute) else None,
                     from_import=from_import, module_import=module_import,
                     prefer_from_import=prefer_from_import)
-    if spelled is None or not isinstance(func, ast.Name):
+    if spelled is None or func is None:
         return spelled
+    if isinstance(func, ast.Attribute):
+        return _without_module_import(file, func, spelled)
     binding = file.semantic.binding(func)
     statement = binding.statement if binding is not None else None
     if (binding is None or binding.kind is not BindingKind.FROM_IMPORT
@@ -53,3 +56,21 @@ def spell_function(file: FileContext, call: ast.Call, qualified: str, *,
     alias = binding.node
     drop = RemoveImport(statement.module, alias.name, alias.asname)  # type: ignore[attr-defined]
     return Spelling(spelled.text, (*spelled.imports, drop))
+
+
+def _without_module_import(file: FileContext, func: ast.Attribute, spelled: Spelling
+                           ) -> Spelling:
+    """`spelled` dropping the `import torch` (`import torch.nn as nn`) that `func`
+    (`torch.backends.cuda.sdp_kernel`) goes through, when the new spelling does not: it
+    goes once nothing else uses it (libcst's scope analysis decides, after the edit)."""
+    base: ast.expr = func
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name) or spelled.text.split(".")[0] == base.id:
+        return spelled
+    binding = file.semantic.binding(base)
+    if binding is None or binding.kind is not BindingKind.IMPORT:
+        return spelled
+    module = binding.qualified_name or base.id
+    alias = binding.name if binding.name != module.split(".")[0] else None
+    return Spelling(spelled.text, (*spelled.imports, RemoveImport(module, None, alias)))

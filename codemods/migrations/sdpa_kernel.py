@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
-from torchfix.rewrite.layout import split_line
+from torchfix.rewrite.layout import split_replacement
 
 from ..spelling import refer
 from .calls import calls_named, plain, spell_function, too_new
@@ -105,13 +105,11 @@ class SdpaKernel(Codemod):
 
 
 def _replacement(file: FileContext, call: ast.Call, code: str) -> ReplaceNode:
-    """`call` replaced by `code`; where that makes a line that fit outgrow the project's
-    line length, the line split as black and ruff format would split it."""
-    span = file.span(call)
-    if span.line == span.end_line:
-        layout = split_line(file, call, [(span.column, span.end_column, code)])
-        if layout is not None:
-            return ReplaceNode(layout.node, layout.code)
+    """`call` replaced by `code`; where that outgrows the project's line length, laid out
+    over lines as black and ruff format would lay it out."""
+    layout = split_replacement(file, call, code)
+    if layout is not None:
+        return ReplaceNode(layout.node, layout.code)
     return ReplaceNode(call, code)
 
 

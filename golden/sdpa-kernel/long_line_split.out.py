@@ -1,4 +1,3 @@
-import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 

@@ -1,5 +1,4 @@
 import pytest
-import torch
 from torch.backends.cuda import SDPBackend
 from torch.nn.attention import sdpa_kernel
 from transformers import AutoConfig

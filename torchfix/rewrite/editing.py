@@ -120,7 +120,23 @@ class Editor(FocusedTransformer):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         updated = self._place_imports(tree, super().transform_module_impl(tree))
-        return self._join_imports(updated) if self._joined else updated
+        if self._joined:
+            updated = self._join_imports(updated)
+        # Imports to remove are removed after libcst adds its own (as it orders them), by
+        # `_RemoveImports`, which keeps the blank line a removed import stood after.
+        self._removals = self.context.scratch.pop(RemoveImportsVisitor.CONTEXT_KEY, None)
+        return updated
+
+    def transform_module(self, tree: cst.Module) -> cst.Module:
+        self._removals = None
+        updated = super().transform_module(tree)
+        if not self._removals:
+            return updated
+        self.context.scratch[RemoveImportsVisitor.CONTEXT_KEY] = self._removals
+        try:
+            return _RemoveImports(self.context).transform_module(updated)
+        finally:
+            self.context.scratch.pop(RemoveImportsVisitor.CONTEXT_KEY, None)
 
     def _join_imports(self, module: cst.Module) -> cst.Module:
         """`module` with the names for modules it has a `from` import of already put into
@@ -327,6 +343,90 @@ class PrimitiveEditor(Editor):
 
 _EDITABLE = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatement,
              cst.SimpleStatementLine, cst.Arg)
+
+
+class _RemoveImports(RemoveImportsVisitor):
+    """libcst's RemoveImportsVisitor, except that a statement it removes hands the blank
+    lines before it to the statement after it: removing `import torch` from
+
+        from typing import Any
+
+        import torch
+        from datasets import Dataset
+
+    keeps the blank line between the standard library's block and the next (isort's
+    sections; ruff's I001 otherwise)."""
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(
+            body=_blank_lines_kept(original_node.body, updated_node.body))
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
+                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated_node.with_changes(
+            body=_blank_lines_kept(original_node.body, updated_node.body))
+
+
+def _blank_lines_kept(original: Sequence[cst.BaseStatement],
+                      updated: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """`updated` (`original` less the import lines removed, the others perhaps edited),
+    each statement after a removed one given the removed one's leading blank lines where
+    it has none of its own."""
+    kept = list(updated)
+    if len(kept) == len(original):
+        return kept
+    result: list[cst.BaseStatement] = []
+    index = 0
+    carried: list[cst.EmptyLine] = []
+    for statement in original:
+        if index < len(kept) and not _removed(statement, kept[index]):
+            new = kept[index]
+            index += 1
+            lines = list(new.leading_lines)
+            if carried and (not lines or lines[0].comment is not None):
+                new = new.with_changes(leading_lines=[*carried, *lines])
+            carried = []
+            result.append(new)
+            continue
+        blanks = []
+        for line in statement.leading_lines:
+            if line.comment is not None:
+                break
+            blanks.append(line)
+        carried = carried or blanks
+    if index != len(kept):
+        return list(updated)  # not a removal this understands: leave it
+    return result
+
+
+def _removed(statement: cst.BaseStatement, candidate: cst.BaseStatement) -> bool:
+    """Whether `statement` is an import line that is gone, `candidate` (the next statement
+    left) being some later one: it is kept as it was, or as an import line of the same
+    modules with fewer names and the same leading lines."""
+    if not (isinstance(statement, cst.SimpleStatementLine)
+            and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)):
+        return False
+    if candidate.deep_equals(statement):
+        return False
+    if not (isinstance(candidate, cst.SimpleStatementLine)
+            and len(candidate.body) == len(statement.body)
+            and len(candidate.leading_lines) == len(statement.leading_lines)
+            and all(a.deep_equals(b) for a, b in zip(candidate.leading_lines,
+                                                     statement.leading_lines, strict=True))):
+        return True
+    for old, new in zip(statement.body, candidate.body, strict=True):
+        if isinstance(old, cst.ImportFrom) and isinstance(new, cst.ImportFrom):
+            if (old.module is None) != (new.module is None) or len(new.relative) != len(
+                    old.relative) or (old.module is not None and new.module is not None
+                                      and not new.module.deep_equals(old.module)):
+                return True
+        elif isinstance(old, cst.Import) and isinstance(new, cst.Import):
+            if not {alias.evaluated_name for alias in new.names} <= {
+                    alias.evaluated_name for alias in old.names}:
+                return True
+        else:
+            return True
+    return False
 
 
 def _same_kind_node(target: Any, node: cst.CSTNode) -> bool:

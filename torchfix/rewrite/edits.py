@@ -113,14 +113,24 @@ def as_keyword(arg: cst.Arg, name: str) -> cst.Arg:
 
 def _argument_separator(call: cst.Call) -> cst.BaseParenthesizableWhitespace:
     """The whitespace that goes between two arguments of this call."""
-    before = call.whitespace_before_args
-    if isinstance(before, cst.ParenthesizedWhitespace):
-        # An exploded call: one argument per line, at the first argument's indent.
-        return _without_comments(before)
     for arg in call.args[:-1]:
         if isinstance(arg.comma, cst.Comma):
             return _without_comments(arg.comma.whitespace_after)
+    before = call.whitespace_before_args
+    if isinstance(before, cst.ParenthesizedWhitespace) and (
+            len(call.args) != 1 or isinstance(call.args[0].comma, cst.Comma)
+            or _commented(call.args[0].whitespace_after_arg)):
+        # An exploded call: one argument per line, at the first argument's indent. A
+        # sole argument on a line of its own without a trailing comma or a comment
+        # (black's `f(\n    a\n)`) is not: the next one shares its line.
+        return _without_comments(before)
     return cst.SimpleWhitespace(" ")
+
+
+def _commented(whitespace: cst.BaseParenthesizableWhitespace) -> bool:
+    return isinstance(whitespace, cst.ParenthesizedWhitespace) and (
+        whitespace.first_line.comment is not None
+        or any(line.comment is not None for line in whitespace.empty_lines))
 
 
 def _without_comments(

@@ -11,6 +11,10 @@ tree and the source text, what the formatter would write instead:
   contents still too long go one element per line with a trailing comma (the elements
   of a sole list argument, `f([a, b])`, one level deeper still). A compound statement's
   header (`with f(...):`, `if f(...):`) is split the same way, the `:` after the bracket.
+- `split_replacement`: the same for a node replaced by new code, also where the node was
+  laid out over lines and makes a line of its own once replaced.
+- `appended_keyword`: a keyword appended to a call, laid out as the call's shape asks
+  (`split_line`; on the arguments' line of a call black split at its brackets).
 - `joins_on_one_line`: whether a call laid out over lines fits on one line once edited
   (no comments inside, no magic trailing comma), so that it should be joined.
 
@@ -28,7 +32,7 @@ import itertools
 import re
 import tokenize
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from torchfix.rewrite.contract import AddKeyword, FileContext, ReplaceNode
@@ -101,11 +105,53 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
     if number is None:
         return None
     old = file.lines[number - 1].rstrip("\r\n")
+    new = _edited(old, edits)
+
+    def target(statement: ast.stmt, closing: int) -> tuple[ast.expr, int] | None:
+        found = _node_at(file, node, statement, number, old, edits, closing)
+        if found is None:
+            return None
+        return found, _shifted(file.span(found).column, edits)
+
+    return _split(file, node, number, number, new, target)
+
+
+def split_replacement(file: FileContext, node: ast.expr, code: str) -> LineSplit | None:
+    """How black would lay out the lines holding `node` once it is replaced by `code`
+    (one line), when they fit the line length before and the result does not: a node on
+    one line as `split_line` lays it out; a node laid out over lines (`f(\n    a,\n)`)
+    likewise when, joined with the text before it on its first line and after it on its
+    last, it makes a line of its own (a `with` header, an element of brackets already
+    split, a statement) whose last bracket pair is the new code's. None otherwise."""
+    span = file.span(node)
+    if span.line == span.end_line:
+        return split_line(file, node, [(span.column, span.end_column, code)])
+    if "\n" in code or not isinstance(node, _BRACKETED):
+        return None
+    first = file.lines[span.line - 1]
+    last = file.lines[span.end_line - 1].rstrip("\r\n")
+    new = first[:span.column] + code + last[span.end_column:]
+    end = span.column + len(code) - 1
+
+    def target(statement: ast.stmt, closing: int) -> tuple[ast.expr, int] | None:
+        return (node, span.column) if closing == end else None
+
+    return _split(file, node, span.line, span.end_line, new, target)
+
+
+def _split(file: FileContext, node: ast.AST, number: int, end: int, new: str,
+           target_at: Callable[[ast.stmt, int], tuple[ast.expr, int] | None]
+           ) -> LineSplit | None:
+    """`split_line`'s layout of lines `number`..`end` (one line of source or several),
+    edited into the one line `new`; `target_at` gives the node that ends with the bracket
+    at a column of `new` and the column of `new` it starts at."""
+    olds = [file.lines[n - 1].rstrip("\r\n") for n in range(number, end + 1)]
+    old = olds[0]
     limit = line_length(file)
     if file.project.formatter_line_length() is None and _exceeds(file, limit):
         return None  # no configured line length, and the file does not keep to 88
-    new = _edited(old, edits)
-    if len(old) > limit or len(new) <= limit or "\\" in old or PRAGMA.search(old):
+    if any(len(line) > limit or "\\" in line for line in olds) or len(new) <= limit \
+            or PRAGMA.search(olds[0]) or PRAGMA.search(olds[-1]):
         return None
     statement = file.semantic.statement(node)
     if statement is None:
@@ -115,8 +161,8 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
     indent = old[: len(old) - len(old.lstrip(" \t"))]
     if not indent.startswith(block) or file.span(statement).column != len(block):
         return None  # `if x: save(...)`, `a; save(...)`: the formatter splits those first
-    header = _header_line(statement, number)
-    if statement.lineno == number and (statement.end_lineno or number) != number and not header:
+    header = _header_line(statement, number, end)
+    if statement.lineno == number and (statement.end_lineno or end) != end and not header:
         return None  # the statement's first line: it goes on below
     pair = _last_bracket_pair(new[len(indent):], header)
     if pair is None:
@@ -127,11 +173,10 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
     body = new[opening + 1:closing].strip()
     if not body or body.endswith(","):
         return None  # nothing to put on a line of its own; a magic trailing comma
-    target = _node_at(file, node, statement, number, old, edits, closing)
-    if target is None:
+    found = target_at(statement, closing)
+    if found is None:
         return None
-    span = file.span(target)
-    start = _shifted(span.column, edits)
+    target, start = found
     relative = indent[len(block):]
     unit = indent_unit(file)
     lines = [new[:opening + 1]]
@@ -160,7 +205,7 @@ def split_line(file: FileContext, node: ast.AST, edits: Sequence[tuple[int, int,
         return None  # the closing line keeps what follows the bracket: comma, comment
     lines.append(relative + new[closing])
     code = "\n".join(lines)[start:]
-    return LineSplit(target, code)  # type: ignore[arg-type]
+    return LineSplit(target, code)
 
 
 def joins_on_one_line(file: FileContext, call: ast.Call,
@@ -240,13 +285,13 @@ def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
         return None
 
 
-def _header_line(statement: ast.stmt, number: int) -> bool:
-    """Whether line `number` is the whole header of a compound statement whose body
-    starts below (`with f(...):`, `if f(...):`): black splits it at its last bracket too,
-    the `:` after the closing bracket."""
+def _header_line(statement: ast.stmt, number: int, end: int) -> bool:
+    """Whether lines `number`..`end` are the whole header of a compound statement whose
+    body starts below (`with f(...):`, `if f(...):`): black splits it at its last bracket
+    too, the `:` after the closing bracket."""
     if not isinstance(statement, (ast.With, ast.AsyncWith, ast.If, ast.While)):
         return False
-    return statement.lineno == number and statement.body[0].lineno > number
+    return statement.lineno == number and statement.body[0].lineno > end
 
 
 def _sole_display(body: str) -> tuple[str, list[str]] | None:
@@ -365,11 +410,56 @@ def appended_keyword(file: FileContext, call: ast.Call, name: str,
                      value: str) -> AddKeyword | ReplaceNode:
     """The edit appending `name=value` to `call`: the keyword added, or, where that makes a
     one-line call that fit outgrow the project's line length, the line split as black
-    would split it (`split_line`)."""
+    would split it (`split_line`). A call black split at its brackets, its arguments on
+    a line of their own (`f(\n    a, b\n)`), gets the keyword on that line (the editor
+    puts it there), or, where that line would outgrow the line length, one argument per
+    line with a trailing comma, as black's delimiter split writes it."""
     span = file.span(call)
     if span.line == span.end_line:
         closing = span.end_column - 1
         layout = split_line(file, call, [(closing, closing, f", {name}={value}")])
         if layout is not None:
             return ReplaceNode(layout.node, layout.code)
-    return AddKeyword(call, name, value)
+        return AddKeyword(call, name, value)
+    exploded = _exploded_body(file, call, f"{name}={value}")
+    return AddKeyword(call, name, value) if exploded is None else ReplaceNode(call, exploded)
+
+
+def _exploded_body(file: FileContext, call: ast.Call, argument: str) -> str | None:
+    """`call` with `argument` appended, one argument per line with a trailing comma, when
+    it is laid out as black's right-hand split (`f(` / the arguments on one line /
+    `)`), holds no comment, and its arguments' line with `argument` appended outgrows the
+    line length while each argument fits on a line of its own; None otherwise."""
+    span = file.span(call)
+    arguments = [*call.args, *call.keywords]
+    if span.end_line != span.line + 2 or not arguments or any(
+            (argument_node.lineno, argument_node.end_lineno) != (span.line + 1, span.line + 1)
+            for argument_node in arguments):
+        return None
+    head, body_line, last = (file.lines[n - 1].rstrip("\r\n")
+                             for n in range(span.line, span.end_line + 1))
+    limit = line_length(file)
+    if file.project.formatter_line_length() is None and _exceeds(file, limit):
+        return None  # no configured line length, and the file does not keep to 88
+    source = file.source(call)
+    if not head.endswith("(") or last.strip()[:1] != ")" or _has_comment(source) \
+            or _has_trailing_comma(source) or "\\" in source \
+            or any(len(line) > limit for line in (head, body_line, last)):
+        return None
+    body = body_line.strip()
+    indent = body_line[: len(body_line) - len(body)]
+    if len(indent) + len(body) + len(", " + argument) <= limit:
+        return None  # it fits on the arguments' line: where the editor puts it
+    elements = _top_level_elements(f"{body}, {argument}")
+    statement = file.semantic.statement(call)
+    if elements is None or statement is None or any(
+            len(indent) + len(element) + 1 > limit for element in elements):
+        return None
+    first = file.lines[statement.lineno - 1]
+    block = first[: len(first) - len(first.lstrip(" \t"))]
+    closing = last[: len(last) - len(last.lstrip(" \t"))]
+    if not indent.startswith(block) or not closing.startswith(block):
+        return None
+    return "\n".join([head[span.column:],
+                      *(indent[len(block):] + element + "," for element in elements),
+                      closing[len(block):] + ")"])

@@ -1,0 +1,28 @@
+import torch
+
+
+class Actor:
+    def entropy(self, logits_rmpad, checkpointing):
+        if checkpointing:
+            entropy_rmpad = torch.utils.checkpoint.checkpoint(
+                self.compute_entropy_from_logits, logits_rmpad
+            )
+            entropy_full = torch.utils.checkpoint.checkpoint(
+                self.compute_entropy_from_logits, logits_rmpad, self.mask_of_tokens
+            )
+            return entropy_rmpad, entropy_full
+        return None
+
+
+def exploded(block, hidden, mask):
+    return torch.utils.checkpoint.checkpoint(
+        block,
+        hidden,
+        mask,
+    )
+
+
+def sole_argument(model_with_a_rather_long_name):
+    return torch.utils.checkpoint.checkpoint(
+        model_with_a_rather_long_name.decoder_stack_forward_pass
+    )
