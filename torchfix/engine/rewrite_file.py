@@ -73,6 +73,7 @@ def rewrite(
     changes: list[Change] = []
     creates: dict[Path, NewFile] = {}
     edited_lines: list[tuple[str, int, int]] = []
+    original_suppressions = suppressions
     current = original
     for codemod in codemods:
         new_text, new_changes, new_files = _decide_and_edit(
@@ -110,7 +111,37 @@ def rewrite(
         parsed=True,
         creates=tuple(creates.values()),
         edited_lines=tuple(edited_lines),
+        alone=_made_alone(original, current.text, changes, edited_lines, path, codemods,
+                          settings, original_suppressions, project)
+        if settings.only is None else (),
     )
+
+
+def _made_alone(
+    original: _Version, new_text: str, changes: Sequence[Change],
+    edited_lines: Sequence[tuple[str, int, int]], path: Path,
+    codemods: Sequence[type[Codemod]], settings: EngineSettings, suppressions: Suppressions,
+    project: Project,
+) -> tuple[tuple[tuple[str, int, int], bytes], ...]:
+    """The file made with each doubtful change alone (as an editor's quick fix makes
+    it): the only sure way to its own edits where the whole file's diff mixes them."""
+    from torchfix.output.fixes import doubtful, file_edits
+
+    assert original.data is not None
+    edits = file_edits(original.data, new_text.encode(original.encoding), original.encoding)
+    by_name = {codemod.name: codemod for codemod in codemods}
+    made = []
+    for change in doubtful(changes, edits, edited_lines, original.text):
+        key = (change.codemod, change.line, change.column)
+        try:
+            alone_text, _, _ = _decide_and_edit(
+                by_name[change.codemod], original, path,
+                replace(settings, only=frozenset({key})), suppressions, project)
+        except FileFailure:
+            continue  # the change cannot be made alone: it keeps the diff's edits
+        if alone_text is not None and alone_text != original.text:
+            made.append((key, alone_text.encode(original.encoding)))
+    return tuple(made)
 
 
 def _decide_and_edit(
