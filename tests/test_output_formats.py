@@ -499,3 +499,69 @@ def test_an_inserted_helper_belongs_to_its_codemod_not_to_every_change():
                     ("atomic-save", 5, 5), ("atomic-save", 15, 15), ("atomic-save", 256, 256)]
     owned = attach(changes, [imports, helper], edited_lines)
     assert owned == [(), (), (imports, helper)]
+
+
+# Two shapes where the whole file's line diff mixes two fixes' edits (round 13): a
+# multi-line assert whose last line the fix keeps, so the diff leaves the fix's tail on
+# the line after it (mmocr's polygon_utils.py, where the tail went to every finding), and
+# that same assert right before another, so the diff glues its tail to the next fix's
+# edit (anomalib's prediction_merging.py).
+SPLIT_TAIL = '''\
+import numpy as np
+
+
+def scale(polygon):
+    assert len(polygon) % 2 == 0
+    return polygon
+
+
+def sort_points(points):
+    assert isinstance(points, list) or isinstance(points, np.ndarray) \\
+        or isinstance(points, tuple)
+    return sorted(points)
+
+
+def check(points):
+    assert len(points) == 8
+    return points
+'''
+GLUED_TAIL = '''\
+def merge(predictions, tiles):
+    assert isinstance(predictions, list) or isinstance(predictions, tuple) \\
+        or isinstance(predictions, dict)
+    assert (0, 0) in tiles.get(
+        0,
+    ), "at least one tile"
+    return predictions
+'''
+
+
+@pytest.mark.parametrize("source", [SPLIT_TAIL, GLUED_TAIL], ids=["split", "glued"])
+def test_each_fix_applied_alone_makes_only_its_own_change(cli, tmp_path, source):
+    import ast
+
+    (tmp_path / "shapes.py").write_text(source)
+    findings = json.loads(cli("check", "--output-format", "json", "--unsafe-fixes",
+                              "--no-cache", "--select", "assert-to-raise",
+                              "shapes.py").stdout)["findings"]
+    fixed = [finding for finding in findings if finding["fix"]]
+    assert len(fixed) == source.count("assert ")
+    lines = source.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(position: dict) -> int:
+        return starts[position["line"] - 1] + position["column"] - 1
+
+    for finding in fixed:
+        text = source
+        for edit in sorted(finding["fix"]["edits"], key=lambda e: offset(e["location"]),
+                           reverse=True):
+            start, end = offset(edit["location"]), offset(edit["end_location"])
+            assert finding["line"] - 1 <= edit["location"]["line"] <= finding["end_line"] + 1
+            text = text[:start] + edit["content"] + text[end:]
+        ast.parse(text)  # applied alone, the fix gives valid Python
+        # ... and turns exactly one assert into a raise.
+        assert text.count("assert ") == source.count("assert ") - 1
+        assert text.count("raise ") == 1

@@ -74,6 +74,10 @@ class FileResult:
     # of the file as read that a codemod's edit touched (an insertion touches the line it
     # goes before), so that each change's edits can be told apart from another codemod's.
     edited_lines: tuple[tuple[str, int, int], ...] = ()
+    # When the file changes: for each applied change whose own edits the whole file's diff
+    # cannot tell apart from another's (`torchfix.output.fixes.doubtful`), its key
+    # (codemod, line, column) and the file's bytes with that change alone made.
+    alone: tuple[tuple[tuple[str, int, int], bytes], ...] = ()
 
     @property
     def changed(self) -> bool:

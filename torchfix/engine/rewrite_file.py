@@ -29,7 +29,7 @@ from torchfix.engine.decide import (
 )
 from torchfix.engine.results import EngineSettings, FileError, FileResult, NewFile
 from torchfix.model.project import Project
-from torchfix.rewrite.contract import Change, Codemod, CreateFile, Finding
+from torchfix.rewrite.contract import Change, Codemod, CreateFile, FileContext, Finding
 from torchfix.rewrite.editing import EditError, focus_on, make_changes
 from torchfix.rewrite.statement_lines import statement_lines
 from torchfix.rewrite.suppressions import Suppressions, find_suppressions
@@ -73,6 +73,7 @@ def rewrite(
     changes: list[Change] = []
     creates: dict[Path, NewFile] = {}
     edited_lines: list[tuple[str, int, int]] = []
+    original_suppressions = suppressions
     current = original
     for codemod in codemods:
         new_text, new_changes, new_files = _decide_and_edit(
@@ -110,7 +111,42 @@ def rewrite(
         parsed=True,
         creates=tuple(creates.values()),
         edited_lines=tuple(edited_lines),
+        alone=_made_alone(original, current.text, changes, edited_lines, path, codemods,
+                          settings, original_suppressions, project)
+        if settings.only is None else (),
     )
+
+
+def _made_alone(
+    original: _Version, new_text: str, changes: Sequence[Change],
+    edited_lines: Sequence[tuple[str, int, int]], path: Path,
+    codemods: Sequence[type[Codemod]], settings: EngineSettings, suppressions: Suppressions,
+    project: Project,
+) -> tuple[tuple[tuple[str, int, int], bytes], ...]:
+    """The file made with each doubtful change alone (as an editor's quick fix makes
+    it): the only sure way to its own edits where the whole file's diff mixes them."""
+    from torchfix.output.fixes import doubtful, file_edits
+
+    assert original.data is not None
+    edits = file_edits(original.data, new_text.encode(original.encoding), original.encoding)
+    by_name = {codemod.name: codemod for codemod in codemods}
+    decisions: dict[str, tuple[FileContext, list[tuple[Finding, Change]]]] = {}
+    made = []
+    for change in doubtful(changes, edits, edited_lines, original.text):
+        key = (change.codemod, change.line, change.column)
+        codemod = by_name[change.codemod]
+        try:
+            if codemod.name not in decisions:  # decided once, on the file as read
+                decisions[codemod.name] = decide(codemod, original.text, original.python_tree,
+                                                 path, settings, suppressions, project)
+            file, decided = decisions[codemod.name]
+            alone_text, _ = _edit(codemod, original, file, decided,
+                                  replace(settings, only=frozenset({key})), suppressions)
+        except FileFailure:
+            continue  # the change cannot be made alone: it keeps the diff's edits
+        if alone_text is not None and alone_text != original.text:
+            made.append((key, alone_text.encode(original.encoding)))
+    return tuple(made)
 
 
 def _decide_and_edit(
@@ -121,12 +157,22 @@ def _decide_and_edit(
     the applied changes need created, verified)."""
     file, decided = decide(codemod, source.text, source.python_tree, path, settings,
                            suppressions, project)
+    changes = [change for _, change in decided]
+    new_text, new_files = _edit(codemod, source, file, decided, settings, suppressions)
+    return new_text, changes, new_files
+
+
+def _edit(
+    codemod: type[Codemod], source: _Version, file: FileContext,
+    decided: Sequence[tuple[Finding, Change]], settings: EngineSettings,
+    suppressions: Suppressions,
+) -> tuple[str | None, list[NewFile]]:
+    """The decided changes made (those `settings.only` names, when it names some)."""
     applied = [finding for finding, change in decided if change.applied and (
         settings.only is None or (change.codemod, change.line, change.column) in settings.only)]
-    changes = [change for _, change in decided]
     if not applied:
-        return None, changes, []
-    new_files = _new_files(codemod.name, applied, path)
+        return None, []
+    new_files = _new_files(codemod.name, applied, file.path)
     try:
         new_tree = make_changes(
             codemod, source.tree, applied, file,
@@ -143,7 +189,7 @@ def _decide_and_edit(
         raise
     except Exception as exc:
         raise codemod_crashed(codemod.name, exc) from exc
-    return new_tree.code, changes, new_files
+    return new_tree.code, new_files
 
 
 def _new_files(codemod: str, applied: Sequence[Finding], path: Path) -> list[NewFile]:

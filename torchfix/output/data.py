@@ -123,8 +123,10 @@ def build_report(
         if rewrite is not None:
             from torchfix.output.fixes import attach, file_edits
 
+            alone = {key: file_edits(rewrite[0], data, result.encoding)
+                     for key, data in result.alone}
             owned = attach(changes, file_edits(*rewrite, result.encoding),
-                           result.edited_lines)
+                           result.edited_lines, alone)
         was_written = result.path in written
         for change, edits in zip(changes, owned, strict=True):
             report.findings.append(

@@ -6,14 +6,18 @@ that differ, with positions in the old text (1-based lines and character columns
 end just past the last replaced character). Each edit belongs to the change(s) whose
 lines it touches; an edit that touches no change (an import or helper a fix needs)
 belongs to every applied change of the codemod that made it (every applied change of
-the file when that is not known), since none of them works without it.
+the file when that is not known), since none of them works without it; an edit on the
+line just before or after a change (the rest of its edit, split off where the diff kept
+an old line) belongs to that change. Where the diff cannot tell two changes' edits apart
+(`doubtful`), the engine makes each such change alone and its edits come from that text.
 """
 
 from __future__ import annotations
 
+import ast
 import bisect
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from torchfix.rewrite.changes import Change
@@ -52,43 +56,132 @@ def file_edits(old: bytes, new: bytes, encoding: str) -> list[Edit]:
 
 
 def attach(changes: Sequence[Change], edits: Sequence[Edit],
-           edited_lines: Sequence[tuple[str, int, int]] = ()) -> list[tuple[Edit, ...]]:
+           edited_lines: Sequence[tuple[str, int, int]] = (),
+           alone: Mapping[tuple[str, int, int], Sequence[Edit]] | None = None,
+           ) -> list[tuple[Edit, ...]]:
     """The edits of each change (in the order of `changes`); none for changes not applied.
 
     `edited_lines` (the engine's `FileResult.edited_lines`: which lines each codemod's
-    edit touched) keeps one codemod's edits from another codemod's changes.
+    edit touched) keeps one codemod's edits from another codemod's changes. `alone`: the
+    edits of changes made alone (keyed by codemod, line, column), which replace what the
+    whole file's diff gives them (see `doubtful`).
     """
     owned: list[list[Edit]] = [[] for _ in changes]
-    applied = [index for index, change in enumerate(changes) if change.applied]
     for edit in edits:
-        # An edit that ends at the start of a line leaves that line alone.
-        last = edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line \
-            else edit.end_line
-        last = max(last, edit.line)
-        codemods = {name for name, first, end in edited_lines
-                    if first <= last and edit.line <= end}
-        if not codemods and edited_lines:
-            # Blank lines around an inserted block (a helper after the imports) can put
-            # the whole file's diff and one codemod's diff a line or two apart: the
-            # nearest codemod's edit is the one, not every change of the file.
-            distance: dict[str, int] = {}
-            for name, first, end in edited_lines:
-                away = max(first - last, edit.line - end, 0)
-                distance[name] = min(away, distance.get(name, away))
-            nearest = min(distance.values())
-            if nearest <= _NEAR_LINES:
-                codemods = {name for name, away in distance.items() if away == nearest}
-        candidates = [index for index in applied if changes[index].codemod in codemods] or \
-            applied
-        owners = [
-            index for index in candidates
-            if changes[index].line <= last and edit.line <= _end_line(changes[index])
-        ]
-        if not owners:
-            owners = candidates
+        owners, _ = _owners(changes, edit, edited_lines)
         for index in owners:
             owned[index].append(edit)
+    if alone:
+        for index, change in enumerate(changes):
+            key = (change.codemod, change.line, change.column)
+            if change.applied and key in alone:
+                owned[index] = list(alone[key])
     return [tuple(edits_of) for edits_of in owned]
+
+
+def doubtful(changes: Sequence[Change], edits: Sequence[Edit],
+             edited_lines: Sequence[tuple[str, int, int]] = (), old_text: str | None = None,
+             ) -> list[Change]:
+    """The applied changes whose edits the whole file's diff cannot tell apart.
+
+    The diff aligns lines, not changes: a line a fix keeps (the last line of a
+    multi-line assert) can split one change's edit in two, its tail left touching no
+    change (it then went to every change of the file), or glue one change's tail to
+    the next change's edit. Such changes are made alone to find their own edits: those
+    sharing an edit that touches their lines, and those given an edit only for being
+    next to it. Given `old_text` (the file as read), also each change whose edits,
+    applied alone, do not give valid Python, with the changes either side of it (one of
+    them holds the rest of its edit).
+    """
+    doubted: set[int] = set()
+    owned: list[list[Edit]] = [[] for _ in changes]
+    for edit in edits:
+        owners, place = _owners(changes, edit, edited_lines)
+        for index in owners:
+            owned[index].append(edit)
+        if place == _NEXT_TO or (place == _TOUCHING and len(owners) > 1):
+            doubted.update(owners)
+    applied = sorted((index for index, change in enumerate(changes) if change.applied),
+                     key=lambda index: (changes[index].line, changes[index].column))
+    if old_text is not None and len(applied) > 1:
+        for place, index in enumerate(applied):
+            if index in doubted or _parses(apply_edits(old_text, owned[index])):
+                continue
+            doubted.update(applied[max(place - 1, 0):place + 2])
+    return [changes[index] for index in sorted(doubted)]
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """`text` with `edits` (positions in `text`, none overlapping) made."""
+    lines = _lines(text)
+    starts = _starts(lines)
+
+    def offset(line: int, column: int) -> int:
+        return starts[min(line, len(lines) + 1) - 1] + column - 1
+
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        start, end = offset(edit.line, edit.column), offset(edit.end_line, edit.end_column)
+        text = text[:start] + edit.content + text[end:]
+    return text
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _last_line(edit: Edit) -> int:
+    # An edit that ends at the start of a line leaves that line alone.
+    last = edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line \
+        else edit.end_line
+    return max(last, edit.line)
+
+
+def _owners(changes: Sequence[Change], edit: Edit,
+            edited_lines: Sequence[tuple[str, int, int]]) -> tuple[list[int], bool]:
+    """The changes an edit belongs to, and whether it touches their lines (False: it
+    touches no change's lines, and belongs to every candidate)."""
+    applied = [index for index, change in enumerate(changes) if change.applied]
+    last = _last_line(edit)
+    codemods = {name for name, first, end in edited_lines
+                if first <= last and edit.line <= end}
+    if not codemods and edited_lines:
+        # Blank lines around an inserted block (a helper after the imports) can put
+        # the whole file's diff and one codemod's diff a line or two apart: the
+        # nearest codemod's edit is the one, not every change of the file.
+        distance: dict[str, int] = {}
+        for name, first, end in edited_lines:
+            away = max(first - last, edit.line - end, 0)
+            distance[name] = min(away, distance.get(name, away))
+        nearest = min(distance.values())
+        if nearest <= _NEAR_LINES:
+            codemods = {name for name, away in distance.items() if away == nearest}
+    candidates = [index for index in applied if changes[index].codemod in codemods] or \
+        applied
+    owners = [
+        index for index in candidates
+        if changes[index].line <= last and edit.line <= _end_line(changes[index])
+    ]
+    if owners:
+        return owners, _TOUCHING
+    # An edit on the line just after a change (or just before it) is the rest of that
+    # change's edit, which the diff split where it kept a line of the old text.
+    owners = [
+        index for index in candidates
+        if changes[index].line - 1 <= last and edit.line <= _end_line(changes[index]) + 1
+    ]
+    if owners:
+        return owners, _NEXT_TO
+    return candidates, _ELSEWHERE
+
+
+# How an edit is placed by the changes it is attached to.
+_TOUCHING = "touching"  # on their lines
+_NEXT_TO = "next to"  # on the line before or after them
+_ELSEWHERE = "elsewhere"  # away from every change (an import, a helper)
 
 
 # How far apart (in lines) one edit's place in the whole file's diff and in its codemod's
