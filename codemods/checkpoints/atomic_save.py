@@ -7,7 +7,7 @@ import contextlib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
@@ -724,26 +724,12 @@ class AtomicSave(Codemod):
         reason = (CONVERSION_REASON if is_conversion_script(file)
                   else TOOL_REASON if is_tool_script(file) else None)
         if reason is not None:
-            # The script's reason says more than "nothing says it is a checkpoint".
-            decisions = [
-                (node, Safety.UNSAFE, message.removesuffix(UNKNOWN_CHECKPOINT_REASON) + reason)
-                if decision is Safety.SAFE or message.endswith(UNKNOWN_CHECKPOINT_REASON)
-                else (node, decision, message)
-                for node, decision, message in decisions
-            ]
+            decisions = _unsafe_for(decisions, reason)
         elif (writer := _own_atomic_writer(file)) is not None:
-            decisions = [
-                (node, Safety.UNSAFE, message + f" (use the project's own {writer})")
-                if decision is Safety.SAFE else (node, decision, message)
-                for node, decision, message in decisions
-            ]
+            decisions = _unsafe_for(decisions, f" (use the project's own {writer})")
         elif is_cli_command(file):  # unless the function's name says checkpoint
-            decisions = [
-                (node, Safety.UNSAFE, message + CLI_REASON)
-                if decision is Safety.SAFE and not facts.in_checkpoint_function(node)
-                else (node, decision, message)
-                for node, decision, message in decisions
-            ]
+            decisions = _unsafe_for(decisions, CLI_REASON,
+                                    keep=lambda node: facts.in_checkpoint_function(node))
         # The first top-level statement running a rewritten save while the module is
         # imported: the inline helper goes before it (see HelperPlan.anchors).
         limit = min((index for node, _, _ in decisions
@@ -764,6 +750,20 @@ class AtomicSave(Codemod):
             yield Finding(node, message, decision, edits=creates,
                           data=Rewrite(plan, facts.import_time_statement(node), layout,
                                        drop))
+
+
+def _unsafe_for(decisions: list[tuple[ast.expr, Safety, str]], reason: str,
+                keep: Callable[[ast.expr], bool] = lambda node: False,
+                ) -> list[tuple[ast.expr, Safety, str]]:
+    """The decisions with every fix the file's kind makes unsafe (a conversion script, a
+    CLI command...) unsafe for `reason`, which says more than "nothing says it is a
+    checkpoint" and so takes that one's place; `keep`: fixes left as they are."""
+    return [
+        (node, Safety.UNSAFE, message.removesuffix(UNKNOWN_CHECKPOINT_REASON) + reason)
+        if (decision is Safety.SAFE or message.endswith(UNKNOWN_CHECKPOINT_REASON))
+        and not keep(node) else (node, decision, message)
+        for node, decision, message in decisions
+    ]
 
 
 def _layout(file: FileContext, node: ast.expr, name: str) -> LineSplit | None:

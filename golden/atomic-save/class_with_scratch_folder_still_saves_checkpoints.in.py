@@ -14,6 +14,6 @@ class Trainer:
     def save_checkpoint(self, step):
         torch.save(self.state_dict(), os.path.join(self.output_dir, f"step-{step}.pt"))
 
-    def save_to(self, path):
+    def save_to(self, ckpt_path):
         for _ in range(2):
-            torch.save(self.state_dict(), path)
+            torch.save(self.state_dict(), ckpt_path)

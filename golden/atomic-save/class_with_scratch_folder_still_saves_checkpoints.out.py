@@ -73,6 +73,6 @@ class Trainer:
             self.state_dict(), os.path.join(self.output_dir, f"step-{step}.pt")
         )
 
-    def save_to(self, path):
+    def save_to(self, ckpt_path):
         for _ in range(2):
-            _torchfix_atomic_save(self.state_dict(), path)
+            _torchfix_atomic_save(self.state_dict(), ckpt_path)

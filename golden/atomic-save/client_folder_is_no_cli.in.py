@@ -2,6 +2,6 @@
 import torch
 
 
-def sync(models, output):
+def sync(models, ckpt_path):
     for model in models:
-        torch.save(model.state_dict(), output)
+        torch.save(model.state_dict(), ckpt_path)

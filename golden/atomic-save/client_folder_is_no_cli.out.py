@@ -62,6 +62,6 @@ def _torchfix_atomic_save(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 
 
-def sync(models, output):
+def sync(models, ckpt_path):
     for model in models:
-        _torchfix_atomic_save(model.state_dict(), output)
+        _torchfix_atomic_save(model.state_dict(), ckpt_path)

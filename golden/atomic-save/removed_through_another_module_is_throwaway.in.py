@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import os.path as osp
 
 import torch

@@ -12,7 +12,7 @@ def save_quantized(model, save_dir):
     torch.save(model.state_dict(), os.path.join(save_dir, "pytorch_model.bin"))
 
 
-def save_with_weights(model, save_dir):
+def save_checkpoint(model, save_dir):
     """The project's own model saver (TinyModel.save_pretrained): maybe a wrapper."""
     model.save_pretrained(save_dir)
     torch.save(model.state_dict(), os.path.join(save_dir, "pytorch_model.bin"))
