@@ -1,4 +1,5 @@
-"""clamp-log-ratio's `bound` option, from the engine and from pyproject.toml."""
+"""clamp-log-ratio's `bound` option, from the engine and from pyproject.toml (its fixes
+are unsafe: the runs ask for unsafe fixes)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def ratios(policy, batch):
 
 
 def _rewrite(options: dict[str, object]) -> str:
-    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: options})
+    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: options}, unsafe_fixes=True)
     result = process_source(SOURCE.encode(), Path("ppo.py"), settings)
     assert result.error is None, result.error
     assert result.output is not None
@@ -48,7 +49,8 @@ def test_configured_bound_is_written_as_a_float(bound):
 
 @pytest.mark.parametrize("bound", [0.0, -5.0, float("inf"), float("nan")])
 def test_unusable_bound_is_a_file_error_not_a_crash(bound):
-    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: {"bound": bound}})
+    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: {"bound": bound}},
+                              unsafe_fixes=True)
     result = process_source(SOURCE.encode(), Path("ppo.py"), settings)
     assert result.error is not None
     assert "bound must be positive and finite" in result.error.message
@@ -59,7 +61,7 @@ def _cli(tmp_path: Path, config: str, *args: str) -> tuple[int, str]:
     (tmp_path / "pyproject.toml").write_text(config, encoding="utf-8")
     (tmp_path / "ppo.py").write_text(SOURCE, encoding="utf-8")
     result = CliRunner().invoke(
-        app, ["apply", "--select", CODEMOD, "--quiet", "--jobs", "1",
+        app, ["apply", "--select", CODEMOD, "--unsafe-fixes", "--quiet", "--jobs", "1",
               "--config", str(tmp_path / "pyproject.toml"), *args, str(tmp_path / "ppo.py")]
     )
     return result.exit_code, result.stdout + result.stderr
@@ -102,7 +104,8 @@ ONE_LINE = (
 def _rewrite_in(folder: Path, source: str, options: dict[str, object] | None = None) -> str:
     from torchfix.model.project import Project
 
-    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: options or {}})
+    settings = EngineSettings(codemods=(CODEMOD,), options={CODEMOD: options or {}},
+                              unsafe_fixes=True)
     result = process_source(source.encode(), folder / "ppo.py", settings, Project(folder))
     assert result.error is None, result.error
     assert result.output is not None
@@ -139,7 +142,7 @@ def test_line_length_of_the_wrong_type_is_a_usage_error(tmp_path):
 @pytest.mark.parametrize("path", ["tests/test_ppo.py", "test_ratio.py", "pkg/conftest.py",
                                   "ppo_test.py"])
 def test_test_code_is_left_alone(path):
-    settings = EngineSettings(codemods=(CODEMOD,))
+    settings = EngineSettings(codemods=(CODEMOD,), unsafe_fixes=True)
     result = process_source(SOURCE.encode(), Path(path), settings)
     assert result.error is None and result.output is None and not result.changes
 

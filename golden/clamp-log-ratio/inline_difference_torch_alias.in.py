@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import torch as th
 from torch.nn import functional as F
 
