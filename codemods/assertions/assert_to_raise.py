@@ -185,6 +185,9 @@ TYPE_CHECKER_COMMENT = re.compile(
 # implemented"), not a bad value: litgpt's "multiple batch dims not yet", whose MPS branch
 # raises NotImplementedError for the same condition.
 NOT_YET = re.compile(r"\bnot (?:yet\b|implemented\b)|\bunimplemented\b", re.IGNORECASE)
+# A check that a path is there, which raises FileNotFoundError when it fails.
+OS_PATH_CHECKS = frozenset({"os.path.isfile", "os.path.exists", "os.path.isdir"})
+PATH_METHOD_CHECKS = frozenset({"exists", "is_file", "is_dir"})
 # `path.exists()`, `os.path.isfile(path)`: whether a path is there to be opened.
 PATH_TESTS = frozenset({"exists", "is_file", "isfile"})
 # What opens a path, called on it (`path.open()`) or with it first (`open(path)`).
@@ -197,6 +200,8 @@ _CATCHING = {
     "TypeError": frozenset({"TypeError"}),
     "IndexError": frozenset({"IndexError", "LookupError"}),
     "NotImplementedError": frozenset({"NotImplementedError", "RuntimeError"}),
+    "FileNotFoundError": frozenset({"FileNotFoundError", "OSError", "IOError",
+                                    "EnvironmentError"}),
 }
 CONFIG_PARAMETER = re.compile(
     r"(?:^|_)(?:config|configuration|cfg|conf|args|arguments|opts|options|hparams"
@@ -549,6 +554,7 @@ class _Decider:
                      else "NotImplementedError" if (
                          NOT_YET.search(self._message_text(node.msg) or ""))
                      else "TypeError" if self._is_type_check(node.test)
+                     else "FileNotFoundError" if self._is_path_check(node.test)
                      else "IndexError" if self._is_index_check(node.test, function)
                      else "ValueError")
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
@@ -1599,6 +1605,16 @@ class _Decider:
                     and not test.left.keywords
                     and self._builtin(test.left.func) == "builtins.type")
         return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
+
+    def _is_path_check(self, test: ast.expr) -> bool:
+        """`os.path.isfile(p)`, `os.path.exists(p)`, `os.path.isdir(p)`, `p.exists()`,
+        `Path(p).is_file()`: a missing file, for which Python raises FileNotFoundError
+        (round 13: axolotl's `assert os.path.isfile(vocab_file)` became `ValueError`)."""
+        if not isinstance(test, ast.Call) or not isinstance(test.func, ast.Attribute):
+            return False
+        if self.model.qualified_name(test.func) in OS_PATH_CHECKS:
+            return len(test.args) == 1
+        return test.func.attr in PATH_METHOD_CHECKS and not test.args and not test.keywords
 
     def _is_hasattr(self, test: ast.expr) -> bool:
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

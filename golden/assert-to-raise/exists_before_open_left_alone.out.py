@@ -25,6 +25,6 @@ def load_state(path: str):
 def list_folder(folder: Path, other: Path):
     # the next statement opens another path: the check stays a check
     if not folder.exists():
-        raise ValueError("expected folder.exists()")
+        raise FileNotFoundError("expected folder.exists()")
     with other.open() as handle:
         return handle.read(), list(folder.iterdir())
