@@ -199,17 +199,22 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
     """Each expectation, with what the test runs expecting it: the block's statements, or
     the callable passed to `assertRaises(AssertionError, func, ...)`; with
     `handlers_only` (the project's own code), its `except AssertionError` handlers only."""
+    assigned: dict[str, list[ast.expr]] | None = None
     for node in ast.walk(tree):
         if handlers_only and not (isinstance(node, ast.Try)
                                   or type(node).__name__ == "TryStar"):
             continue
         if isinstance(node, (ast.With, ast.AsyncWith)):
+            if assigned is None:
+                assigned = _assigned_names(tree)
             for item in node.items:
-                expected = _expected_call(item.context_expr)
-                if expected is not None:
-                    yield (Expectation(path, node.lineno, _callees(node.body), expected[1],
-                                       _other_exceptions(item.context_expr.args[0])),
-                           list(node.body))
+                for context in _context_calls(item.context_expr, assigned):
+                    expected = _expected_call(context)
+                    if expected is not None and isinstance(context, ast.Call):
+                        yield (Expectation(path, node.lineno, _callees(node.body),
+                                           expected[1], _other_exceptions(context.args[0])),
+                               list(node.body))
+                        break
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             # try: tp = make_tp(...) / except AssertionError: return None — the test
             # relies on the assert to skip invalid parameters.
@@ -232,6 +237,34 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
                     yield (Expectation(path, node.lineno, names, expected[1],
                                        _other_exceptions(node.args[0])),
                            [ast.Call(callee, [], [])])
+
+
+def _assigned_names(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """The values each plain name is assigned in the file (`context = ...`)."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            found.setdefault(node.targets[0].id, []).append(node.value)
+    return found
+
+
+def _context_calls(expr: ast.expr, assigned: dict[str, list[ast.expr]],
+                   depth: int = 0) -> Iterator[ast.expr]:
+    """What a `with` item may enter: the expression, both arms of a conditional
+    (`pytest.raises(AssertionError) if bad else nullcontext()`), and what a name it
+    reads was assigned (gluonts: `context = (... if ... else pytest.raises(AssertionError))`
+    then `with context:`)."""
+    if depth > 3:
+        return
+    if isinstance(expr, ast.IfExp):
+        yield from _context_calls(expr.body, assigned, depth + 1)
+        yield from _context_calls(expr.orelse, assigned, depth + 1)
+    elif isinstance(expr, ast.Name):
+        for value in assigned.get(expr.id, []):
+            yield from _context_calls(value, assigned, depth + 1)
+    else:
+        yield expr
 
 
 def _other_exceptions(expr: ast.expr) -> frozenset[str]:
