@@ -1,0 +1,17 @@
+def loss_labels(outputs: dict, targets: list):
+    assert "pred_logits" in outputs
+    src_logits = outputs["pred_logits"]
+    return src_logits, targets
+
+
+def loss_boxes(outputs: dict, key: str):
+    assert key in outputs, f"missing {key}"
+    boxes = outputs[key].flatten()
+    return boxes
+
+
+def loss_masks(outputs: dict):
+    if "pred_masks" not in outputs:  # read later, not right after: the check stays a check
+        raise ValueError('expected "pred_masks" in outputs')
+    count = len(outputs)
+    return outputs["pred_masks"], count
