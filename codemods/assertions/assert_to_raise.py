@@ -539,6 +539,11 @@ class _Decider:
 
     def decide(self, node: ast.Assert) -> Decision | None:
         """What to do with the assert; None where it is left alone without a word."""
+        raised = self._exception_object(node.test)
+        if raised is not None:  # `assert RuntimeError("...")`: true, so it never fails
+            return Decision(Verdict.REPORT, raised, node, reason=(
+                f"asserts a {raised} object, which is true: the check never fails; "
+                f"`raise {raised}(...)` was meant"))
         if (_always_true(node.test) or self._cannot_fail(node.test)
                 or self._in_test_code(node) or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
@@ -1157,6 +1162,19 @@ class _Decider:
                         and ast.unparse(call.args[0]) == wanted):
                     return True  # open(path), torch.load(path)
         return False
+
+    def _exception_object(self, test: ast.expr) -> str | None:
+        """The exception class `test` makes an instance of (`RuntimeError("...")`, a
+        builtin exception or a name ending in Error/Exception), else None (round 13:
+        mmagic's `assert RuntimeError(...)` in a dataset, a latent bug)."""
+        if not isinstance(test, ast.Call):
+            return None
+        name = _last_name(test.func)
+        builtin = self._builtin(test.func)
+        if builtin is not None and builtin.startswith("builtins.") and \
+                builtin[len("builtins."):] in BUILTIN_EXCEPTIONS:
+            return name
+        return name if name.endswith(("Error", "Exception")) else None
 
     def _indexed_next(self, node: ast.Assert) -> bool:
         """`assert "pred_logits" in outputs` right before the statement that reads
