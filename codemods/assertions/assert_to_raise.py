@@ -20,7 +20,7 @@ from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
-from torchfix.model.test_code import is_example_code, is_test_path
+from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
 from .components import COMPONENT
@@ -1022,6 +1022,9 @@ class _Decider:
             yield (f"{owner}{function.name}() is a hook the training framework calls with its "
                    "own objects (the trainer, the module): its checks are the framework's "
                    "wiring, not input"), True
+        if function.owner is None and _initializes_weights(function.name):
+            yield (f"{function.name}() initializes the weights of the package's own modules "
+                   "(`model.apply(...)`): its checks are internal invariants"), True
         if function.owner is not None and self._autograd_function(function.owner):
             yield (f"{owner}{function.name}() is a method of a torch.autograd.Function: "
                    "autograd and the library pass its arguments, its checks are internal "
@@ -2006,6 +2009,15 @@ def _is_test_class(node: ast.ClassDef) -> bool:
     if node.name.startswith("Test"):
         return True
     return any(_last_name(base).endswith("TestCase") for base in node.bases)
+
+
+def _initializes_weights(name: str) -> bool:
+    """`weight_init`, `init_weights`, `param_init_fn`, `generic_param_init_fn_`: a
+    function a model applies to its own modules (round 13: sheeprl's `weight_init`,
+    llm-foundry's `param_init_fns.py`)."""
+    words = set(identifier_words(name))
+    return bool(words & {"init", "initialize", "initialise"}) and bool(
+        words & {"weight", "weights", "param", "params", "parameters"})
 
 
 def _last_name(node: ast.expr) -> str:
