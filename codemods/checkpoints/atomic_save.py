@@ -935,7 +935,7 @@ class _Facts:
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
         if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call) \
-                or self.commit_marker() is not None:
+                or self.commit_marker() is not None or self._emptied_first(destination, call):
             return None
         if self._is_export(call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
@@ -1250,6 +1250,26 @@ class _Facts:
         (`save_checkpoint`, `CheckpointCallback`)."""
         return any(set(identifier_words(name)) & CHECKPOINT_WORDS
                    for name in self.model.function_path(node))
+
+    def _emptied_first(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the function removes the destination's folder (`shutil.rmtree(d)`)
+        before the save: no old file is left to keep, and the folder is torn until the
+        function ends whatever one save does (round 13: s3prl's `save_model`, which
+        writes other files of the folder after it)."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        scope = self.model.scope_created_by(function)
+        names = self._path_names(destination, scope, set())
+        for other in ast.walk(function):
+            if not isinstance(other, ast.Call) or not other.args or \
+                    (other.lineno, other.col_offset) >= (call.lineno, call.col_offset) or \
+                    self.model.enclosing_function(other) is not function:
+                continue
+            if self.model.qualified_name(other.func) == "shutil.rmtree" and \
+                    self._path_names(other.args[0], scope, set()) & names:
+                return True
+        return False
 
     def _is_export(self, call: ast.Call) -> bool:
         """Whether the save is in a function that exports a model (`export_onnx`,

@@ -1,0 +1,17 @@
+import shutil
+from pathlib import Path
+
+import torch
+
+
+def save_model(model, model_ckpt_dir):
+    model_ckpt_dir = Path(model_ckpt_dir)
+    if model_ckpt_dir.is_dir():
+        shutil.rmtree(model_ckpt_dir, ignore_errors=True)
+    model_ckpt_dir.mkdir(exist_ok=True, parents=True)
+    torch.save(model.state_dict(), model_ckpt_dir / "state_dict.pt")
+
+
+def save_checkpoint(model, ckpt_dir, old_dir):
+    shutil.rmtree(old_dir)  # another folder: the checkpoint's own is kept
+    torch.save(model.state_dict(), Path(ckpt_dir) / "state_dict.pt")
