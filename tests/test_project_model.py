@@ -504,6 +504,9 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     ("The `main` branch works with **PyTorch 1.8+**.\n", (1, 8)),
     ("Requires PyTorch 2.1 or later.\n", (2, 1)),
     ("pip install x  # needs torch >= 1.13\n", (1, 13)),
+    # segment-anything's README, its only statement of a floor (round 14)
+    ("The code requires `python>=3.8`, as well as `pytorch>=1.7` and `torchvision>=0.8`.\n",
+     (1, 7)),
     ("Tested with PyTorch 2.3 on CUDA 12.\n", None),  # tested with is not a floor
 ])
 def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):

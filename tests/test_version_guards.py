@@ -42,6 +42,9 @@ def _project(tmp_path: Path, code: str, name: str = "pkg/mod.py") -> Path:
      'NEW = RequirementCache("torch>=2.2")\n', (2, 1)),
     ('import torch\nCOMPILE = hasattr(torch, "compile")\n', (1, 13)),
     ('import torch\nOLD = torch.__version__.startswith("1.8")\n', (1, 8)),
+    # classy-vision's helper, bundled by vissl (round 14): a list for a version
+    ('from classy_vision.generic.util import get_torch_version\n'
+     'silu = None if get_torch_version() < [1, 7] else 1\n', (1, 6)),
     # The older torch is refused: the floor is the version itself.
     ('import torch\nfrom packaging.version import Version\nMIN = "1.1.0"\n'
      'if Version(torch.__version__) < Version(MIN):\n    raise ImportWarning("too old")\n',

@@ -45,11 +45,12 @@ _CLAUSE = re.compile(r"(?P<op>===|==|~=|>=|<=|!=|>|<|=|\^)?\s*(?P<version>\d+(?:
 # A bare conda pin `pytorch=2.0` or `pytorch 2.0.*` has no operator: it means "==".
 _FLOOR_OPERATORS = frozenset({"===", "==", "~=", ">=", ">", "=", "^", None})
 _MAX_FILE_BYTES = 1_000_000
-# "PyTorch 1.8+", "PyTorch 2.1 or later", "torch >= 1.13" in a README.
+# "PyTorch 1.8+", "PyTorch 2.1 or later", "torch >= 1.13", "`pytorch>=1.7`" in a README
+# (segment-anything says the last in prose only).
 _README_FLOOR = re.compile(
     r"\b(?:pytorch\s*v?(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?\s*"
     r"(?:\+|or (?:later|higher|newer|above)|and (?:above|later|higher|newer))"
-    r"|torch\s*>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
+    r"|(?:py)?torch\s*>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
     re.IGNORECASE,
 )
 

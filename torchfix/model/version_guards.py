@@ -8,8 +8,9 @@ torch 1.13 would break it. Read from the project's non-test Python files (not
 
 - a comparison of the installed torch version (`torch.__version__`, wrapped in
   `parse`/`Version`/`LooseVersion`/`digit_version`/`.base_version`/`.release`/
-  `.split("+")[0]`/`[:3]`, a name assigned from one, an imported `TORCH_VERSION`) with a
-  literal version (`"1.10"`, `parse("1.12")`, `(1, 9)`, a name assigned from one);
+  `.split("+")[0]`/`[:3]`, a name assigned from one, an imported `TORCH_VERSION`, a
+  `get_torch_version()` / `torch_version()` helper as classy-vision's) with a literal
+  version (`"1.10"`, `parse("1.12")`, `(1, 9)`, `[1, 7]`, a name assigned from one);
 - `torch.__version__.startswith("1.8")`;
 - a helper called with `torch` in its name and a literal version
   (`is_torch_greater_or_equal("2.0")`, `is_torch_version(">=", "2.0")`),
@@ -245,6 +246,10 @@ class _Reader:
                 return self.is_installed(node.value)
             return False
         if isinstance(node, ast.Call):
+            if not node.args and not node.keywords:  # classy-vision's get_torch_version()
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                    node.func.id if isinstance(node.func, ast.Name) else "")
+                return re.fullmatch(r"(?:get_)?torch_version", name, re.IGNORECASE) is not None
             return (len(node.args) == 1 and _version_callee(node.func)
                     and self.is_installed(node.args[0]))
         if isinstance(node, ast.Subscript):
@@ -265,7 +270,7 @@ class _Reader:
             if match is None:
                 return None
             return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
-        if isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 3 and all(
+        if isinstance(node, (ast.Tuple, ast.List)) and 2 <= len(node.elts) <= 3 and all(
                 isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
             numbers = [e.value for e in node.elts]  # type: ignore[attr-defined]
             return numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else 0
