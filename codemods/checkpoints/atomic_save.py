@@ -363,6 +363,10 @@ VALUE_MESSAGE = (
     "atomic helper instead"
 )
 
+DEFAULT_VALUE_REASON = (" (a parameter's default: see what the function passes it; where "
+                        "it writes a temporary file and renames it, or passes open files, "
+                        "nothing is to change)")
+
 OPEN_MESSAGE = (
     "torch.save writes this path while the `with` on line {line} holds it open for "
     "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
@@ -766,6 +770,15 @@ def _unsafe_for(decisions: list[tuple[ast.expr, Safety, str]], reason: str,
     ]
 
 
+def _is_default(node: ast.expr, parent: ast.AST | None) -> bool:
+    """Whether `node` is the default value of a parameter of `parent` (a def or lambda,
+    which the semantic model makes the parent of its defaults)."""
+    if not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    arguments = parent.args
+    return any(default is node for default in (*arguments.defaults, *arguments.kw_defaults))
+
+
 def _layout(file: FileContext, node: ast.expr, name: str) -> LineSplit | None:
     """How to split the line of `node` (a call, or a value reference) once the reference
     is renamed to `name`, if that makes it outgrow the line length (black's layout)."""
@@ -890,7 +903,39 @@ class _Facts:
                     yield parent, decided[0], decided[1]
             elif not self._is_module_alias(node, parent) and \
                     not self.renames_in(model.function_path(node)):
-                yield node, Safety.UNSAFE, VALUE_MESSAGE
+                if _is_default(node, parent) and not self._default_saves_paths(node):
+                    # `def __init__(self, savefun=torch.save)`: the function decides what
+                    # it passes (pytorch-pfn-extras' writers pass an open file of a
+                    # temporary they rename: the helper would change nothing; round 14)
+                    yield node, Safety.MANUAL, VALUE_MESSAGE + DEFAULT_VALUE_REASON
+                else:
+                    yield node, Safety.UNSAFE, VALUE_MESSAGE
+
+    def _default_saves_paths(self, node: ast.expr) -> bool:
+        """Whether the function whose parameter defaults to `node` (torch.save) calls that
+        parameter itself, each time with a destination that is no file object: then the
+        helper has paths to make atomic; else (stored away, passed on, or given open
+        files) nothing here says so."""
+        function = self.model.parent(node)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        arguments = function.args
+        names = [*arguments.posonlyargs, *arguments.args]
+        pairs = [*zip(names[len(names) - len(arguments.defaults):], arguments.defaults,
+                      strict=True),
+                 *((a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults,
+                                          strict=True) if d is not None)]
+        parameter = next((a.arg for a, default in pairs if default is node), None)
+        calls = [c for c in nodes_of(self.tree, ast.Call)
+                 if isinstance(c.func, ast.Name) and c.func.id == parameter
+                 and self.model.enclosing_function(c) is function]
+        if parameter is None or not calls:
+            return False
+        for call in calls:
+            destination, _ = _destination(call)
+            if destination is None or self._is_file_object(destination, call):
+                return False
+        return True
 
     def _is_module_alias(self, node: ast.expr, parent: ast.AST | None) -> bool:
         """`_torch_save = torch.save` at module level: keeps the original function."""
