@@ -412,6 +412,7 @@ TENSOR_CASTS = frozenset({"float", "double", "half", "long", "int", "bool", "to"
 VERSION_MIGRATION = re.compile(r"(?:.*_)?v\d+(?:_\d+)*_?to_?v\d+(?:_\d+)*(?:_.*)?")
 
 FunctionPath = tuple[str, ...]  # names of the enclosing classes and functions
+_UNKNOWN = object()  # a memo's "not worked out yet"
 
 
 def _helper_mode(value: str) -> None:
@@ -814,6 +815,9 @@ class _Facts:
         self.model: SemanticModel = file.semantic
         self.tree = file.tree
         self._marker: ast.Call | bool | None = False  # commit_marker(), once worked out
+        self._binding_kinds: dict[int, NameKind | None] = {}  # _binding_kind, per binding
+        self._random_bindings: dict[int, bool] = {}  # _random_name, per binding
+        self._parameters_of: dict[int, frozenset[str]] = {}  # _parameters_behind, per binding
         self.helper_def = _inline_helper(self.tree)  # our helper, from an earlier run
         self._calls: dict[FunctionPath, _Calls] | None = None
 
@@ -1091,8 +1095,12 @@ class _Facts:
                 if binding.kind is BindingKind.PARAMETER:
                     found.add(binding.name)
                 elif binding.kind is BindingKind.ASSIGNMENT and binding.value is not None:
-                    found |= self._parameters_behind(binding.value, scope,
-                                                     seen | {id(binding)})
+                    behind = self._parameters_of.get(id(binding))  # once per binding
+                    if behind is None:
+                        behind = frozenset(self._parameters_behind(binding.value, scope,
+                                                                   seen | {id(binding)}))
+                        self._parameters_of[id(binding)] = behind
+                    found |= behind
         return found
 
     def _temporary_argument(self, caller: ast.Call, parameter: str,
@@ -1191,7 +1199,11 @@ class _Facts:
                     if id(binding) in seen or binding.kind is not BindingKind.ASSIGNMENT \
                             or binding.value is None:
                         continue
-                    if self._random_name(binding.value, seen | {id(binding)}):
+                    known = self._random_bindings.get(id(binding))  # once per binding
+                    if known is None:
+                        known = self._random_name(binding.value, seen | {id(binding)})
+                        self._random_bindings[id(binding)] = known
+                    if known:
                         return True
         return False
 
@@ -1858,7 +1870,17 @@ class _Facts:
     def _binding_kind(self, binding: Binding, seen: frozenset[int]) -> NameKind | None:
         if id(binding) in seen:
             return None
-        seen = seen | {id(binding)}
+        # Worked out once per binding: a long function reassigning names that are built
+        # from each other made this exponential (round 14: simpletransformers' train()
+        # took 50 s); a cycle cut by `seen` is decided the way the first query saw it.
+        known = self._binding_kinds.get(id(binding), _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
+        kind = self._binding_kind_of(binding, seen | {id(binding)})
+        self._binding_kinds[id(binding)] = kind
+        return kind
+
+    def _binding_kind_of(self, binding: Binding, seen: frozenset[int]) -> NameKind | None:
         if binding.kind is BindingKind.PARAMETER:
             annotation = binding.annotation
             return NameKind.FILE if annotation is not None and \
