@@ -632,3 +632,29 @@ def test_package_helper_signature_follows_the_formatter(
     assert lines[start:start + len(signature)] == signature
     assert lines[start + len(signature)].startswith('    """')
     ast.parse(source)
+
+
+def test_names_built_from_each_other_are_read_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A function whose every path is built from the two before it (simpletransformers'
+    long `train()`, round 14) is decided by reading each binding once, not once per route
+    to it: the routes double with every name."""
+    from codemods.checkpoints.atomic_save import _Facts
+
+    names = [f"p{index}" for index in range(24)]
+    lines = ["    p0 = out_dir", "    p1 = out_dir"]
+    lines += [f"    {names[i]} = os.path.join({names[i - 1]}, {names[i - 2]})"
+              for i in range(2, len(names))]
+    source = ("import os\n\nimport torch\n\n\ndef save_checkpoint(model, out_dir):\n"
+              + "\n".join(lines) + f"\n    torch.save(model.state_dict(), {names[-1]})\n")
+    calls = 0
+    value_kind = _Facts._value_kind
+
+    def counted(self: _Facts, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return value_kind(self, *args)
+
+    monkeypatch.setattr(_Facts, "_value_kind", counted)
+    fixed = fix_source(source, path="trainlib/train.py", select=["atomic-save"])
+    assert [f.line for f in fixed.findings if f.applies] == [len(lines) + 7]
+    assert calls < 20 * len(names)  # 46,367 calls (the 24th Fibonacci number) before
