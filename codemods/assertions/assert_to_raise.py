@@ -1189,8 +1189,11 @@ class _Decider:
             return False
         key, container = ast.unparse(test.left), ast.unparse(test.comparators[0])
         after = _next_statement(self.model, node)
+        # Not a block, nor another assert: the rewrite makes that one an `if`, and a
+        # second run would then decide this one otherwise (pfrl's `assert alg in MODELS`
+        # before `assert model_type in MODELS[alg]`).
         if after is None or isinstance(after, (ast.If, ast.For, ast.While, ast.Try,
-                                               ast.With, ast.AsyncWith)):
+                                               ast.With, ast.AsyncWith, ast.Assert)):
             return False
         return any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
                    and ast.unparse(n.value) == container and ast.unparse(n.slice) == key

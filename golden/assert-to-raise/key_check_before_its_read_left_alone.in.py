@@ -14,3 +14,9 @@ def loss_masks(outputs: dict):
     assert "pred_masks" in outputs  # read later, not right after: the check stays a check
     count = len(outputs)
     return outputs["pred_masks"], count
+
+
+def download(alg: str, model_type: str, models: dict):
+    assert alg in models, "no models for " + alg  # the next assert is a check too
+    assert model_type in models[alg], "unknown model type"
+    return models[alg][model_type]

@@ -15,3 +15,10 @@ def loss_masks(outputs: dict):
         raise ValueError('expected "pred_masks" in outputs')
     count = len(outputs)
     return outputs["pred_masks"], count
+
+
+def download(alg: str, model_type: str, models: dict):
+    if alg not in models:  # the next assert is a check too
+        raise ValueError("no models for " + alg)
+    assert model_type in models[alg], "unknown model type"
+    return models[alg][model_type]
