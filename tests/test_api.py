@@ -46,8 +46,8 @@ def test_fix_source_returns_the_new_text_and_its_changes():
 
 
 def test_selection_path_and_options_are_honoured(tmp_path, monkeypatch):
-    # A source string is read as a file of the current folder's project: not this
-    # repository's (a distribution, where a public loss's clamp is only an unsafe fix).
+    # A source string is read as a file of the current folder's project, not this
+    # repository's. clamp-log-ratio's fixes are unsafe: asked for, they take the option.
     monkeypatch.chdir(tmp_path)
     assert torchfix.check_source(NEEDS_FIX, ignore=["strict-load-state-dict"]).findings == ()
     code = "def f(lr):\n    assert lr > 0, 'lr must be positive'\n"
@@ -55,6 +55,9 @@ def test_selection_path_and_options_are_honoured(tmp_path, monkeypatch):
     assert torchfix.check_source(code, path="tests/test_lr.py").findings == ()  # test code
     ratio = "def loss(logp, old_logp):\n    return (logp - old_logp).exp()\n"
     fixed = torchfix.fix_source(ratio, options={"clamp-log-ratio": {"bound": 10.0}})
+    assert fixed.output == ratio  # unsafe: not applied unless asked for
+    fixed = torchfix.fix_source(ratio, unsafe_fixes=True,
+                                options={"clamp-log-ratio": {"bound": 10.0}})
     assert "clamp(-10.0, 10.0)" in fixed.output
 
 
