@@ -7,6 +7,7 @@ import contextlib
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -110,8 +111,10 @@ def apply(
     from torchfix.output.report import finding_line, print_colored_diff, shown_path
 
     output_format = _apply_format(output_format)
-    options = run_options(select, ignore, exclude, unsafe_fixes, include_generated, config,
-                          jobs, no_cache, extend_select)
+    options = replace(
+        run_options(select, ignore, exclude, unsafe_fixes, include_generated, config, jobs,
+                    no_cache, extend_select),
+        fix_edits=output_format is OutputFormat.json)  # its findings carry their fixes
     if stdin_filename is not None:
         _apply_to_stdin(paths, stdin_filename, options, output_format, quiet)
     # The git modes record nothing: --patch-dir changes no file, and a commit is undone

@@ -88,6 +88,7 @@ def check(
         # Making the new text costs more than finding the changes: only for formats that
         # carry the fixes' edits.
         produce_output=chosen in FIX_FORMATS and not statistics,
+        fix_edits=chosen in FIX_FORMATS and not statistics,
     )
     if stdin_filename is not None:
         from torchfix.cli.stdin import read_stdin, stdin_outcome

@@ -35,6 +35,9 @@ class RunOptions:
     jobs: int | None = None
     use_cache: bool = True
     produce_output: bool = True  # False when only findings are wanted (check)
+    # Each change's own edits, for the formats that carry a fix per finding (check's json,
+    # json-lines, sarif): `apply` and the text formats need the new file only.
+    fix_edits: bool = False
     # Batch runs: never read a pyproject.toml above this folder (the repository root), so
     # one repository does not pick up the configuration of the folder it was cloned into.
     config_root: Path | None = None
@@ -96,6 +99,7 @@ def resolve(paths: Sequence[Path], options: RunOptions) -> tuple[EngineSettings,
         options={name: dict(values) for name, values in config.options.items()},
         skip_generated=not include_generated,
         produce_output=options.produce_output,
+        fix_edits=options.fix_edits,
         max_file_bytes=round(config.max_file_size * MB),
     )
     return settings, config

@@ -113,7 +113,7 @@ def rewrite(
         edited_lines=tuple(edited_lines),
         alone=_made_alone(original, current.text, changes, edited_lines, path, codemods,
                           settings, original_suppressions, project)
-        if settings.only is None else (),
+        if settings.only is None and settings.fix_edits else (),
     )
 
 
