@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from torchfix.model.semantic import BUILTINS, SemanticModel
-from torchfix.rewrite.contract import AddImport, Edit, FileContext
+from torchfix.model.semantic import BUILTINS, BindingKind, SemanticModel
+from torchfix.rewrite.contract import AddImport, Edit, FileContext, RemoveImport
 
 
 @dataclass(frozen=True)
@@ -155,3 +155,21 @@ def reads_unbound(model: SemanticModel, name: str) -> bool:
     never imports torch): an import added for one fix would change what that code does,
     and let other fixes match it on a second run."""
     return any(load.id == name and not model.bindings(load) for load, _ in model.loads)
+
+
+def without_module_import(file: FileContext, func: ast.Attribute, spelled: Spelling
+                          ) -> Spelling:
+    """`spelled` dropping the `import torch` (`import torch.nn as nn`) that `func`
+    (`torch.backends.cuda.sdp_kernel`) goes through, when the new spelling does not: it
+    goes once nothing else uses it (libcst's scope analysis decides, after the edit)."""
+    base: ast.expr = func
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name) or spelled.text.split(".")[0] == base.id:
+        return spelled
+    binding = file.semantic.binding(base)
+    if binding is None or binding.kind is not BindingKind.IMPORT:
+        return spelled
+    module = binding.qualified_name or base.id
+    alias = binding.name if binding.name != module.split(".")[0] else None
+    return Spelling(spelled.text, (*spelled.imports, RemoveImport(module, None, alias)))

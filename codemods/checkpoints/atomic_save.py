@@ -1010,29 +1010,16 @@ class _Facts:
         reviews found atomic saves of everything else (exports, scratch and cache files,
         per-item outputs, one file of a folder written in place) noise more often than
         not: those are unsafe fixes, applied on request."""
-        words = _words_in(destination)
         function = self.model.enclosing_function(call)
         scope = self.model.scope_created_by(function) if function is not None else None
-        for name in (n for n in ast.walk(destination) if isinstance(n, ast.Name)):
-            for binding in self.model.bindings(name):
-                if binding.scope is scope and binding.kind is BindingKind.ASSIGNMENT and \
-                        binding.value is not None:
-                    words |= _words_in(binding.value)
-        if words & RESUME_WORDS:
+        if self._words_through(destination, scope) & RESUME_WORDS:
             return True
         if any(set(identifier_words(name)) & RESUME_FUNCTION_WORDS
                for name in self.model.function_path(call)):
             return True
-        if call.args and not isinstance(call.args[0], ast.Starred):
-            value = call.args[0]
-            saved = _words_in(value)
-            for name in (n for n in ast.walk(value) if isinstance(n, ast.Name)):
-                for binding in self.model.bindings(name):
-                    if binding.scope is scope and binding.kind is BindingKind.ASSIGNMENT and \
-                            binding.value is not None:
-                        saved |= _words_in(binding.value)
-            if saved & RESUME_VALUE_WORDS:
-                return True  # optimizer state or a training counter: made to resume from
+        if call.args and not isinstance(call.args[0], ast.Starred) and \
+                self._words_through(call.args[0], scope) & RESUME_VALUE_WORDS:
+            return True  # optimizer state or a training counter: made to resume from
         for ancestor in self.model.ancestors(call):
             if ancestor is function:
                 break
@@ -1307,6 +1294,16 @@ class _Facts:
         (`save_checkpoint`, `CheckpointCallback`)."""
         return any(set(identifier_words(name)) & CHECKPOINT_WORDS
                    for name in self.model.function_path(node))
+
+    def _words_through(self, node: ast.expr, scope: object) -> set[str]:
+        """The words of `node` and of what the function assigned the names in it."""
+        words = _words_in(node)
+        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name)):
+            for binding in self.model.bindings(name):
+                if binding.scope is scope and binding.kind is BindingKind.ASSIGNMENT and \
+                        binding.value is not None:
+                    words |= _words_in(binding.value)
+        return words
 
     def _emptied_first(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the function removes the destination's folder (`shutil.rmtree(d)`)

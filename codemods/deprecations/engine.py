@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from torchfix.model.ast_index import nodes_of
-from torchfix.model.semantic import Binding, BindingKind
+from torchfix.model.semantic import Binding
 from torchfix.model.version_guards import in_import_fallback, older_branch_ceiling
 from torchfix.rewrite.contract import (
     AddKeyword,
@@ -40,7 +40,7 @@ from torchfix.rewrite.contract import (
 from torchfix.rewrite.import_move import Move, sorted_move
 
 from ..prefilter import attributes_by_name, calls_by_name, from_package, guess
-from ..spelling import Spelling, name_is_free, refer
+from ..spelling import Spelling, name_is_free, refer, without_module_import
 from .catalogue import Entry
 
 VERBS = {"removed": "was removed from torch", "deprecated": "is deprecated",
@@ -237,15 +237,7 @@ class Table:
         the new spelling no longer goes through is dropped once nothing uses it."""
         spelled = refer(file, node, entry.replacement or "", via=node.value,
                         module_import=entry.imports)
-        base = _base_name(node)
-        if spelled is None or base is None or spelled.text.startswith(base.id + "."):
-            return spelled
-        binding = file.semantic.binding(base)
-        if binding is None or binding.kind is not BindingKind.IMPORT:
-            return spelled
-        module = binding.qualified_name or base.id
-        alias = binding.name if binding.name != module.split(".")[0] else None
-        return Spelling(spelled.text, (*spelled.imports, RemoveImport(module, None, alias)))
+        return spelled if spelled is None else without_module_import(file, node, spelled)
 
     def _module_use(self, file: FileContext, entry: Entry, node: ast.Attribute) -> Finding:
         """`torch.distributed._tensor.DTensor`: the module part moves."""
@@ -670,12 +662,6 @@ def _holds(file: FileContext, nodes: Sequence[ast.expr], names: frozenset[str]) 
         isinstance(inner, (ast.Name, ast.Attribute)) and model.qualified_name(inner) in names
         for node in nodes for inner in ast.walk(node)
     )
-
-
-def _base_name(node: ast.expr) -> ast.Name | None:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node if isinstance(node, ast.Name) else None
 
 
 def _member(file: FileContext, use: ast.Name) -> str | None:

@@ -10,7 +10,7 @@ from torchfix.model.semantic import BindingKind
 from torchfix.rewrite.contract import FileContext, RemoveImport
 
 from ..prefilter import torch_calls
-from ..spelling import Spelling, refer
+from ..spelling import Spelling, refer, without_module_import
 
 
 def calls_named(tree: ast.Module, names: Iterable[str]) -> list[ast.Call]:
@@ -46,7 +46,7 @@ def spell_function(file: FileContext, call: ast.Call, qualified: str, *,
     if spelled is None or func is None:
         return spelled
     if isinstance(func, ast.Attribute):
-        return _without_module_import(file, func, spelled)
+        return without_module_import(file, func, spelled)
     binding = file.semantic.binding(func)
     statement = binding.statement if binding is not None else None
     if (binding is None or binding.kind is not BindingKind.FROM_IMPORT
@@ -56,21 +56,3 @@ def spell_function(file: FileContext, call: ast.Call, qualified: str, *,
     alias = binding.node
     drop = RemoveImport(statement.module, alias.name, alias.asname)  # type: ignore[attr-defined]
     return Spelling(spelled.text, (*spelled.imports, drop))
-
-
-def _without_module_import(file: FileContext, func: ast.Attribute, spelled: Spelling
-                           ) -> Spelling:
-    """`spelled` dropping the `import torch` (`import torch.nn as nn`) that `func`
-    (`torch.backends.cuda.sdp_kernel`) goes through, when the new spelling does not: it
-    goes once nothing else uses it (libcst's scope analysis decides, after the edit)."""
-    base: ast.expr = func
-    while isinstance(base, ast.Attribute):
-        base = base.value
-    if not isinstance(base, ast.Name) or spelled.text.split(".")[0] == base.id:
-        return spelled
-    binding = file.semantic.binding(base)
-    if binding is None or binding.kind is not BindingKind.IMPORT:
-        return spelled
-    module = binding.qualified_name or base.id
-    alias = binding.name if binding.name != module.split(".")[0] else None
-    return Spelling(spelled.text, (*spelled.imports, RemoveImport(module, None, alias)))
