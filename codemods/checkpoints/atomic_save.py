@@ -25,6 +25,7 @@ from torchfix.rewrite.contract import (
     FileContext,
     Finding,
     Option,
+    RemoveImport,
     Safety,
 )
 from torchfix.rewrite.import_order import ImportInsertion, NewImport, is_docstring, plan_imports
@@ -448,9 +449,6 @@ class Rewrite:
     import_time: int | None  # the top-level statement running it at import time, if any
     # The line grows past the line length with the helper's name: how to split it.
     layout: LineSplit | None = None
-    # The top-level import statement (CPython's index) to remove once every finding of the
-    # file is made: nothing else uses it.
-    drop: int | None = None
 
 
 # -- the codemod ---------------------------------------------------------------------------
@@ -742,19 +740,18 @@ class AtomicSave(Codemod):
                     default=len(file.tree.body))
         plan, blocker, creates = _Helper(file, facts, cls, limit).decide()
         per_line = Counter(node.lineno for node, _, _ in decisions)
-        # The import torch.save is reached through, where nothing else uses it: removed
-        # once every reference is rewritten (with the package helper: ruff's F401).
-        drop = facts.unused_save_import([node for node, _, _ in decisions]) \
-            if plan is not None and plan.definition is None else None
+        # The import torch.save is reached through goes once nothing uses it (with the
+        # package helper: ruff's F401); the shared RemoveImport keeps isort's blank lines.
+        drop = facts.save_import([node for node, _, _ in decisions]) \
+            if plan is not None and plan.definition is None else ()
         for node, decision, message in decisions:
             if blocker is not None:
                 yield Finding(node, f"{message}; not rewritten: {blocker}", Safety.MANUAL)
                 continue
             assert plan is not None
             layout = _layout(file, node, plan.name) if per_line[node.lineno] == 1 else None
-            yield Finding(node, message, decision, edits=creates,
-                          data=Rewrite(plan, facts.import_time_statement(node), layout,
-                                       drop))
+            yield Finding(node, message, decision, edits=(*creates, *drop),
+                          data=Rewrite(plan, facts.import_time_statement(node), layout))
 
 
 def _unsafe_for(decisions: list[tuple[ast.expr, Safety, str]], reason: str,
@@ -852,45 +849,35 @@ class _Facts:
         return bool(bindings) and all(
             b.is_import and b.qualified_name in TORCH_SAVE for b in bindings)
 
-    def unused_save_import(self, rewritten: Sequence[ast.expr]) -> int | None:
-        """The top-level import statement (its index) that only the rewritten references
-        use: `import torch [as th]` for `torch.save`, `from torch import save [as S]` for
-        `S`, importing that one name, read nowhere else (no other reference, no string
-        annotation, not in `__all__`). None if there is none."""
-        names: set[int] = set()
+    def save_import(self, rewritten: Sequence[ast.expr]) -> tuple[RemoveImport, ...]:
+        """The removal of the top-level `import torch [as th]` (for `torch.save`) or `from
+        torch import save [as S]` (for `S`) that every rewritten reference goes through,
+        importing that one name: the shared RemoveImport takes it away once nothing uses
+        it after the edit (no other reference, annotation or `__all__` entry)."""
         binding: Binding | None = None
         for node in rewritten:
             reference = node.func if isinstance(node, ast.Call) else node
             name = reference.value if isinstance(reference, ast.Attribute) else reference
             if not isinstance(name, ast.Name):
-                return None
+                return ()
             bindings = self.model.bindings(name)
             if len(bindings) != 1 or (binding is not None and bindings[0] is not binding):
-                return None
+                return ()
             binding = bindings[0]
-            names.add(id(name))
         if binding is None or not binding.is_import or \
                 binding.scope is not self.model.module_scope:
-            return None
+            return ()
         statement = binding.statement
         if not isinstance(statement, (ast.Import, ast.ImportFrom)) or \
-                len(statement.names) != 1 or \
-                not any(statement is top for top in self.tree.body):
-            return None
+                len(statement.names) != 1:
+            return ()
         alias = statement.names[0]
-        if isinstance(statement, ast.Import):
-            if alias.name != "torch":
-                return None
-        elif statement.level or statement.module not in ("torch", "torch.serialization") \
-                or alias.name != "save":
-            return None
-        if any(id(load) not in names for load in self.model.references(binding)):
-            return None
-        if binding.name in self.model.exported_names() or any(
-                isinstance(n, ast.Name) and n.id == binding.name
-                for _, parsed in self.model.string_annotations() for n in ast.walk(parsed)):
-            return None
-        return next(i for i, top in enumerate(self.tree.body) if top is statement)
+        if isinstance(statement, ast.Import) and alias.name == "torch":
+            return (RemoveImport("torch", None, alias.asname),)
+        if isinstance(statement, ast.ImportFrom) and not statement.level and \
+                statement.module in ("torch", "torch.serialization") and alias.name == "save":
+            return (RemoveImport(statement.module, "save", alias.asname),)
+        return ()
 
     def inside(self, node: ast.AST, container: ast.AST) -> bool:
         return any(ancestor is container for ancestor in self.model.ancestors(node))

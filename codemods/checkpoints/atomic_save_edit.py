@@ -100,11 +100,8 @@ class AtomicSaveEditor(Editor):
         uses = [made.import_time for made in self._made if made.import_time is not None]
         limit = min(uses, default=len(self.file.tree.body))
         helper_at = max(anchor for anchor in plan.anchors if anchor <= limit)
-        drops = {made.drop for made in self._made}
-        rewrites = [f for f in self.edit.findings if isinstance(f.data, Rewrite)]
-        drop = drops.pop() if len(drops) == 1 and len(self._made) == len(rewrites) else None
         return _with_plan(original_node, updated_node, plan, helper_at, self.file.text,
-                          indent_unit(self.file), drop)
+                          indent_unit(self.file))
 
 
 def _node_name(node: Any) -> str:
@@ -128,33 +125,17 @@ def _cst_name(node: cst.BaseExpression) -> str:
 
 
 def _with_plan(original: cst.Module, updated: cst.Module, plan: HelperPlan,
-               helper_at: int, text: str, indent: str, drop: int | None = None
-               ) -> cst.Module:
+               helper_at: int, text: str, indent: str) -> cst.Module:
     """`updated` with the plan's imports, then its helper before CPython's top-level
-    statement `helper_at` (after the imports placed before that statement); without the
-    import statement `drop` (CPython's index), where the plan has no helper."""
+    statement `helper_at` (after the imports placed before that statement)."""
     indexes = statement_indexes(original)
     module, moved = insert_imports(updated, plan.imports, indexes)
     if plan.definition is None:
-        return module if drop is None else _without(module, moved[indexes[drop]])
+        return module
     line = indexes[helper_at - 1] + 1 if helper_at > 0 else 0  # after the line before it
     index = moved[line] if line < len(moved) else len(module.body)
     code = in_quotes(plan.definition, plan.quote or file_quote(text))
     return insert_helper(module, index, helper_definition(module, code, indent))
-
-
-def _without(module: cst.Module, index: int) -> cst.Module:
-    """`module` without its statement `index`; the blank lines above it go to the next
-    statement where that has none (`import os`, blank, `import torch`, `import numpy`:
-    the sections stay apart)."""
-    body = list(module.body)
-    removed = body.pop(index)
-    if index < len(body) and not body[index].leading_lines and removed.leading_lines:
-        body[index] = body[index].with_changes(leading_lines=removed.leading_lines)
-    if index == 0 and body:  # the first statement of the file has no blank lines above
-        body[0] = body[0].with_changes(leading_lines=[
-            line for line in body[0].leading_lines if line.comment is not None])
-    return module.with_changes(body=body)
 
 
 def helper_definition(module: cst.Module, code: str, indent: str) -> cst.FunctionDef:

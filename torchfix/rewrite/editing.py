@@ -358,8 +358,13 @@ class _RemoveImports(RemoveImportsVisitor):
     sections; ruff's I001 otherwise)."""
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        return updated_node.with_changes(
-            body=_blank_lines_kept(original_node.body, updated_node.body))
+        body = _blank_lines_kept(original_node.body, updated_node.body)
+        if body and original_node.body and _removed(original_node.body[0], body[0]):
+            # The file's first statement went: the next one starts the file (after its
+            # header), with no blank lines of its own above it.
+            body[0] = body[0].with_changes(leading_lines=[
+                line for line in body[0].leading_lines if line.comment is not None])
+        return updated_node.with_changes(body=body)
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
                             updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
