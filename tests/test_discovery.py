@@ -122,3 +122,63 @@ def test_symlinks_are_never_followed_out_of_the_tree(tmp_path, cli):
     assert "link_out.py: note: symlink to" in result.stderr
     assert "outside the tree; not followed" in result.stderr
     assert result.exit_code == 0
+
+
+def test_a_nested_git_repository_is_another_project(git_repo, cli):
+    write(git_repo / "train.py")
+    write(git_repo / "third_party" / "ClassyVision" / ".git", "gitdir: ../../.git/modules/cv\n")
+    submodule_file = write(git_repo / "third_party" / "ClassyVision" / "classy_vision" / "hub.py")
+    found = discover([git_repo])
+    assert [s.path.name for s in found.files] == ["train.py"]
+    assert [(path.name, message.split(";")[0]) for path, message in found.notices] == [
+        ("ClassyVision", "another git repository (a submodule?)")]
+
+    result = cli("apply", ".")
+    assert submodule_file.read_text() == NEEDS_FIX
+    assert "ClassyVision: note: another git repository" in result.stderr
+    # Named on the command line, the nested repository is its own top folder: processed.
+    assert cli("apply", "third_party/ClassyVision").exit_code == 0
+    assert submodule_file.read_text() == FIXED
+
+
+def unpacked_wheel(root: Path, name: str, version: str) -> Path:
+    info = root / f"{name}-{version}.dist-info"
+    write(info / "METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    write(root / name / "__init__.py", f'__version__ = "{version}"\n')
+    write(root / name / "train.py")
+    return root
+
+
+def test_a_package_a_wheel_bundles_from_another_project_is_left_to_it(tmp_path, cli):
+    wheel = unpacked_wheel(tmp_path / "vissl", "vissl", "0.1.6")
+    write(wheel / "classy_vision" / "__init__.py",
+          '"""Classy Vision."""\n__version__ = "0.7.0.dev"\n')
+    bundled = write(wheel / "classy_vision" / "hub.py")
+    write(wheel / "tools" / "__init__.py", "")  # the project's own: no version of its own
+    write(wheel / "tools" / "run.py")
+    write(wheel / "vissl_extras" / "__init__.py", '__version__ = "0.1.6"\n')  # same version
+    write(wheel / "vissl_extras" / "hooks.py")
+
+    found = discover([wheel])
+    assert sorted(s.path.relative_to(wheel.resolve()).as_posix() for s in found.files
+                  if s.path.name != "__init__.py") == [
+        "tools/run.py", "vissl/train.py", "vissl_extras/hooks.py"]
+    (path, message), = found.notices
+    assert path.name == "classy_vision"
+    assert message.startswith("a copy of another project bundled in vissl 0.1.6 (its own "
+                              "__version__ is 0.7.0.dev)")
+
+    result = cli("apply", "vissl")
+    assert bundled.read_text() == NEEDS_FIX
+    assert "classy_vision: note: a copy of another project bundled in vissl" in result.stderr
+    assert (wheel / "vissl" / "train.py").read_text() == FIXED
+    # Named on the command line, the bundled package is processed like any folder.
+    assert cli("apply", "vissl/classy_vision").exit_code == 0
+    assert bundled.read_text() == FIXED
+
+
+def test_a_git_checkout_with_packaging_metadata_bundles_nothing(git_repo):
+    unpacked_wheel(git_repo, "vissl", "0.1.6")
+    write(git_repo / "classy_vision" / "__init__.py", '__version__ = "0.7.0.dev"\n')
+    write(git_repo / "classy_vision" / "hub.py")
+    assert "classy_vision/hub.py" in names(git_repo)

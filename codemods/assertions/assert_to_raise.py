@@ -162,6 +162,8 @@ INVARIANT_MODES = ("ignore", "unsafe")
 # Messages that call the assert an invariant of the library, not a check of input.
 INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
+    # "Should never reach a leaf", "should not get here", "never reached"
+    r"|should(?:n't| never| not) (?:reach|get here|be reached)|\bnever (?:be )?reached\b"
     r"|internal error|\bunreachable\b|please report|\bsanity check\b"
     # "type checked on match()", "already validated", "is guaranteed by the loader"; not
     # "must be checked", "not guaranteed"
@@ -525,6 +527,7 @@ class _Decider:
         self.catches_assertion_error = bool(catching)
         self.checked_calls = _called_names(catching)  # called where AssertionError is caught
         self._expectations: tuple[Expectation, ...] | None = None
+        self._assertion_error_documenter: str | None = None  # "": none; see its method
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
@@ -885,6 +888,11 @@ class _Decider:
         if function.documents_assertion_error():
             return (f"the docstring of {function.name}() says it raises AssertionError: "
                     "change the check and the docstring together")
+        documenting = self._module_documents_assertion_error()
+        if documenting is not None:
+            return (f"{documenting} documents AssertionError as what this module's checks "
+                    "raise (a validator family called through a registry, say): change the "
+                    "checks and the docstring together")
         expectation = self._expected_by(node, function, exception)
         if expectation is not None:
             return (f"{expectation.path}:{expectation.line} expects AssertionError from "
@@ -907,6 +915,28 @@ class _Decider:
                     f"{matched.pattern!r}, which this assert's message fits: a raise would "
                     "fail that test; change the check and the test together")
         return None
+
+    def _module_documents_assertion_error(self) -> str | None:
+        """Where the module's docstring, or that of a function with no assert of its own,
+        names AssertionError (lhotse's `validate()`: "It raises AssertionError when it
+        finds some mismatch", over validators it dispatches to by type): the AssertionError
+        it promises comes from the module's other checks, a contract its callers catch,
+        whether or not the model follows the calls. A function documenting its own
+        asserts' AssertionError speaks only for them (`documents_assertion_error`)."""
+        if self._assertion_error_documenter is None:
+            self._assertion_error_documenter = ""
+            if ASSERTION_ERROR in self.file.text:
+                functions = [*nodes_of(self.file.tree, ast.FunctionDef),
+                             *nodes_of(self.file.tree, ast.AsyncFunctionDef)]
+                documented: list[ast.Module | ast.FunctionDef | ast.AsyncFunctionDef] = [
+                    self.file.tree, *(function for function in functions
+                                      if not _asserts_itself(function))]
+                self._assertion_error_documenter = next((
+                    "the module's docstring" if isinstance(node, ast.Module)
+                    else f"the docstring of {node.name}()"
+                    for node in documented
+                    if ASSERTION_ERROR in (ast.get_docstring(node, clean=False) or "")), "")
+        return self._assertion_error_documenter or None
 
     def _expected_by(self, node: ast.Assert, function: _Function,
                      exception: str) -> Expectation | None:
@@ -1879,6 +1909,11 @@ def _prints_message(message: ast.expr | None) -> str | None:
         return None
     return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
             "the text itself, by hand")
+
+
+def _asserts_itself(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function's own body (not a function nested in it) holds an assert."""
+    return any(isinstance(node, ast.Assert) for node in _statements_of(function))
 
 
 def _names_used(node: ast.AST) -> set[str]:

@@ -9,11 +9,13 @@ import struct
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.ast_names import dotted
 from torchfix.model.semantic import Binding, Scope, ScopeKind, SemanticModel
+from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import (
     Codemod,
     Edit,
@@ -802,6 +804,10 @@ class HoistMaskConstant(Codemod):
     read module-level floats (files that mention `jit` or `script` are never hoisted). Its
     uses are counted as `--unsafe-fixes` leaves them: numbers written out, and constant
     tensors whose fix (safe or unsafe) makes them numbers.
+
+    Test code (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`) is left alone: a test
+    builds its constant tensors once per run, so there is nothing to save, and a module
+    constant for a test's fill value is churn a reviewer rejects.
     """
 
     name = "hoist-mask-constant"
@@ -814,6 +820,12 @@ class HoistMaskConstant(Codemod):
         Option("hoist-min-count", 3, "Hoist a large fill value into a module constant when "
                                      "it is written out this many times (0: never)."),
     )
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        # A test builds its constant tensors once per run, not per training step: hoisting
+        # them saves nothing, and a module constant for a test's fill value is churn.
+        return is_test_path(path)
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from torchfix.engine.bundled import bundled_packages
+
 if TYPE_CHECKING:  # imported where patterns are matched: files named on the command line
     import pathspec  # with no excludes configured (pre-commit, an editor) never need it
 
@@ -40,6 +42,9 @@ DEFAULT_EXCLUDED_DIRS = frozenset(
     }
 )
 PYTHON_SUFFIXES = (".py",)
+# A folder with its own `.git` (a submodule, a nested clone) is another repository: its
+# files cannot go into this one's patch or commit.
+NESTED_REPOSITORY = "another git repository (a submodule?); not processed: run torchfix there"
 
 
 def is_generated(data: bytes) -> bool:
@@ -157,8 +162,15 @@ def _walk(top: Path, excludes: list[_IgnoreFile], result: Discovery) -> Iterable
         except OSError as exc:
             result.errors.append((folder, f"cannot list folder: {exc.strerror or exc}"))
             continue
+        if folder != top and any(entry.name == ".git" for entry in entries):
+            result.notices.append((folder, NESTED_REPOSITORY))
+            continue
+        bundled = bundled_packages(folder, entries) if folder == top else {}
         for entry in entries:
             path = folder / entry.name
+            if entry.name in bundled:
+                result.notices.append((path, bundled[entry.name]))
+                continue
             if entry.is_symlink():
                 _note_symlink(path, top, result)
                 continue

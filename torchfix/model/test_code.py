@@ -36,7 +36,10 @@ def is_test_path(path: str | os.PathLike[str] | None) -> bool:
 # Folders and file names of example code: demos, tutorials, notebooks exported as scripts.
 EXAMPLE_FOLDERS = frozenset(
     {"demo", "demos", "doc", "docs", "example", "examples", "notebook", "notebooks",
-     "tutorial", "tutorials"}
+     "tutorial", "tutorials",
+     # the scripts that reproduced a paper's figures, kept as they ran (cellpose's
+     # `paper/1.0/`): nobody runs them under python -O either
+     "paper", "papers"}
 )
 # Words that start (or, but for "example", end) the name of an example script.
 EXAMPLE_WORDS = frozenset({"demo", "example", "tutorial"})
@@ -53,8 +56,8 @@ def identifier_words(identifier: str) -> list[str]:
 def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
     """Whether the file is example code: below a folder such as `examples/`, `demos/`,
     `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
-    code), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a notebook kept
-    as a script (`# %%` or `# In[1]:` cells)."""
+    code; `paper/` too), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a
+    notebook kept as a script (`# %%` or `# In[1]:` cells)."""
     relative = PurePath(os.path.abspath(path)) if path else PurePath()
     with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
         relative = relative.relative_to(os.getcwd())

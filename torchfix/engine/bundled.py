@@ -1,0 +1,81 @@
+"""Packages an unpacked sdist or wheel carries for another project.
+
+A wheel can ship a copy of another project's package beside its own (vissl 0.1.6 carries
+classy_vision 0.7.0.dev and fairscale 0.3.7): that code belongs to the other project,
+and its maintainers, not this one's, would take a fix. Such a copy says so by carrying
+its own `__version__`, different from the version the distribution's metadata gives.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+# The metadata of an unpacked sdist (`PKG-INFO`) or wheel (`<name>.dist-info/METADATA`).
+_METADATA_FIELD = re.compile(r"^(Name|Version):\s*(\S+)\s*$", re.MULTILINE)
+_INIT_MAX_BYTES = 65536  # a package's `__init__.py` that large is read no further
+
+
+def normalized(name: str) -> str:
+    """PEP 503's name, with `_` for the separators: "pytorch-pfn.extras" → "pytorch_pfn_extras"."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def distribution_metadata(folder: Path, entries: list[os.DirEntry[str]]) -> tuple[str, str] | None:
+    """(name, version) of the sdist or wheel unpacked in `folder`; None if it is not one
+    (no `PKG-INFO` or `*.dist-info`) or is a git checkout."""
+    names = {entry.name for entry in entries}
+    if ".git" in names:
+        return None
+    candidates = [folder / "PKG-INFO"] if "PKG-INFO" in names else []
+    candidates += [folder / name / "METADATA" for name in sorted(names)
+                   if name.endswith(".dist-info")]
+    for path in candidates:
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:8192]
+        except OSError:
+            continue
+        fields = dict(match.groups() for match in _METADATA_FIELD.finditer(head))
+        if "Name" in fields and "Version" in fields:
+            return fields["Name"], fields["Version"]
+    return None
+
+
+def bundled_packages(folder: Path, entries: list[os.DirEntry[str]]) -> dict[str, str]:
+    """The packages of the distribution unpacked in `folder` that are copies of other
+    projects, by folder name, each with the note that says why."""
+    metadata = distribution_metadata(folder, entries)
+    if metadata is None:
+        return {}
+    name, version = metadata
+    found: dict[str, str] = {}
+    for entry in entries:
+        if not entry.is_dir(follow_symlinks=False) or normalized(entry.name) == normalized(name):
+            continue
+        own_version = _package_version(Path(entry.path) / "__init__.py")
+        if own_version is not None and own_version != version:
+            found[entry.name] = (
+                f"a copy of another project bundled in {name} {version} (its own "
+                f"__version__ is {own_version}); not processed: fix it upstream, or name "
+                "the folder to process it")
+    return found
+
+
+def _package_version(init: Path) -> str | None:
+    """The string a package's `__init__.py` assigns to `__version__` at module level."""
+    try:
+        with init.open("rb") as handle:
+            source = handle.read(_INIT_MAX_BYTES)
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for statement in tree.body:
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and statement.targets[0].id == "__version__"
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)):
+            return statement.value.value
+    return None
