@@ -1,0 +1,2 @@
+"""segkit: segmentation on mmengine."""
+__version__ = "1.0.0"
