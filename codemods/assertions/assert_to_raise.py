@@ -143,6 +143,11 @@ FRAMEWORK_HOOK_BASES = {
     "pytorch_lightning": frozenset({"Callback", "LightningModule", "LightningDataModule"}),
     "transformers": frozenset({"TrainerCallback"}),
 }
+# torch.fx's graph walkers: their node handlers get what FX hands them, not user input.
+FX_PASS_BASES = frozenset({"Interpreter", "Transformer", "Tracer"})
+FX_HANDLERS = frozenset({"placeholder", "get_attr", "call_function", "call_method",
+                         "call_module", "output", "run_node", "create_arg", "create_node",
+                         "create_proxy", "is_leaf_module"})
 # Calls that write their text out and return None: as an assert's message, nothing to raise.
 MESSAGE_PRINTERS = frozenset({"print", "warn", "debug", "info", "warning", "error",
                               "exception", "critical"})
@@ -1070,6 +1075,11 @@ class _Decider:
         if package is not None:
             yield (f"in the package `{package}`, private by its name: not public API, its "
                    "checks are internal invariants"), True
+        if (function.owner is not None and function.name in FX_HANDLERS
+                and self._fx_pass(function.owner)):
+            yield (f"{owner}{function.name}() handles the nodes of a graph torch.fx walks: "
+                   "FX passes its targets and arguments, its checks are internal "
+                   "invariants"), True
         if (function.owner is not None and function.name.startswith("on_")
                 and self._framework_hooks(function.owner)):
             yield (f"{owner}{function.name}() is a hook the training framework calls with its "
@@ -1141,6 +1151,11 @@ class _Decider:
             name, line = validated
             yield (f"`{name}` is already checked by the raise at line {line}: the assert "
                    "restates an internal invariant"), True
+        updated = self._updated_before(node, function, inputs | defaulted)
+        if updated is not None:
+            chain, line = updated
+            yield (f"checks `{chain}` after the function wrote to it at line {line}: a "
+                   "postcondition of its own update, not a check of input"), True
         # Last of the invariants: it reads the whole package (which classes build which),
         # and most asserts it would catch are told apart by a cheaper reason above.
         wiring = self._wiring(node, function, inputs | defaulted)
@@ -1370,6 +1385,15 @@ class _Decider:
         project classes (`Project.ancestors`)."""
         return any(name in AUTOGRAD_FUNCTIONS for name in self._base_names(owner))
 
+    def _fx_pass(self, owner: ast.ClassDef) -> bool:
+        """Whether the class derives from torch.fx's `Interpreter`, `Transformer` or
+        `Tracer` (directly, or through project classes)."""
+        for name in self._base_names(owner):
+            parts = name.split(".")
+            if parts[:2] == ["torch", "fx"] and parts[-1] in FX_PASS_BASES:
+                return True
+        return False
+
     def _framework_hooks(self, owner: ast.ClassDef) -> bool:
         """Whether the class derives from a class whose `on_*` hooks a training framework
         calls (Lightning's `Callback`, `LightningModule`; transformers' `TrainerCallback`)."""
@@ -1413,6 +1437,23 @@ class _Decider:
         if isinstance(expr.func, ast.Attribute):
             return expr.func.attr == "dim" and not expr.args
         return len(expr.args) == 1 and self._builtin(expr.func) == "builtins.len"
+
+    def _always_before(self, node: ast.Assert, function: _Function) -> Iterator[ast.stmt]:
+        """The statements that always run before the assert in its function: the earlier
+        statements of its block and of each block around it, up to the function's body."""
+        child: ast.AST = node
+        for ancestor in self.model.ancestors(node):
+            for field_name in ("body", "orelse", "finalbody"):
+                block = getattr(ancestor, field_name, None)
+                if not isinstance(block, list):
+                    continue
+                index = next((i for i, statement in enumerate(block) if statement is child),
+                             None)
+                if index is not None:
+                    yield from block[:index]
+            if ancestor is function.node:
+                return
+            child = ancestor
 
     def _used_before(self, name: str, node: ast.Assert, function: _Function) -> bool:
         """Whether a statement that always runs before the assert (an earlier simple
@@ -1554,6 +1595,37 @@ class _Decider:
                 checked = {name.id for name in _loads(block.test)} & names
                 if checked:
                     return min(checked), block.lineno
+        return None
+
+    def _updated_before(self, node: ast.Assert, function: _Function,
+                        names: set[str]) -> tuple[str, int] | None:
+        """(chain, line) where a statement that always runs before the assert (an earlier
+        statement of its block, or of a block around it: not one in an `if` beside it)
+        assigned into an attribute or item of a parameter (`states.tensor[..., 1] = ...`),
+        and the assert reads that attribute (`states.tensor.shape`): it checks the
+        function's own update."""
+        names = names - {self._self_parameter(function)}
+        if not names:
+            return None
+        written: dict[str, int] = {}
+        for statement in self._always_before(node, function):
+            targets = (statement.targets if isinstance(statement, ast.Assign)
+                       else [statement.target] if isinstance(statement, (ast.AugAssign,
+                                                                         ast.AnnAssign))
+                       else [])
+            for target in targets:
+                while isinstance(target, ast.Subscript):
+                    target = target.value
+                if (isinstance(target, ast.Attribute) and isinstance(_root(target), ast.Name)
+                        and _root(target).id in names):
+                    written.setdefault(ast.unparse(target), statement.lineno)
+        if not written:
+            return None
+        for expression in ast.walk(node.test):
+            if isinstance(expression, ast.Attribute):
+                chain = ast.unparse(expression)
+                if chain in written:
+                    return chain, written[chain]
         return None
 
     def _names_read(
@@ -1932,6 +2004,13 @@ def _prints_message(message: ast.expr | None) -> str | None:
         return None
     return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
             "the text itself, by hand")
+
+
+def _root(expression: ast.expr) -> ast.expr:
+    """The name an attribute or item chain starts from: `states` of `states.tensor[0].x`."""
+    while isinstance(expression, (ast.Attribute, ast.Subscript)):
+        expression = expression.value
+    return expression
 
 
 def _asserts_itself(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
