@@ -249,6 +249,10 @@ RAISES_DOCUMENTED_MIN = 5
 # wants the raise documented.
 RAISES_CONVENTION = "the project's convention"
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_COMPOUND_STATEMENTS: tuple[type, ...] = (
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match,
+    *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BROAD_EXCEPTIONS = frozenset({"Exception", "BaseException"})
 _TRIES: tuple[type, ...] = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
@@ -1248,24 +1252,39 @@ class _Decider:
         return name if name.endswith(("Error", "Exception")) else None
 
     def _indexed_next(self, node: ast.Assert) -> bool:
-        """`assert "pred_logits" in outputs` right before the statement that reads
-        `outputs["pred_logits"]`: that subscript raises KeyError naming the key already,
-        under -O too (round 13: rfdetr's criterion, three losses)."""
+        """`assert "pred_logits" in outputs` before a statement of its block that reads
+        `outputs["pred_logits"]` and always runs after it: that subscript raises KeyError
+        naming the key already, under -O too (rounds 13-14: rfdetr's criterion, where a
+        line computing indices, or an `if` that only raises, may come between)."""
         test = node.test
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1
                 and isinstance(test.ops[0], ast.In)):
             return False
         key, container = ast.unparse(test.left), ast.unparse(test.comparators[0])
-        after = _next_statement(self.model, node)
-        # Not a block, nor another assert: the rewrite makes that one an `if`, and a
-        # second run would then decide this one otherwise (pfrl's `assert alg in MODELS`
-        # before `assert model_type in MODELS[alg]`).
-        if after is None or isinstance(after, (ast.If, ast.For, ast.While, ast.Try,
-                                               ast.With, ast.AsyncWith, ast.Assert)):
-            return False
-        return any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
+        for after in _following_statements(self.model, node):
+            # Not another assert: the rewrite makes that one an `if`, and a second run
+            # would then decide this one otherwise (pfrl's `assert alg in MODELS` before
+            # `assert model_type in MODELS[alg]`).
+            if isinstance(after, ast.Assert):
+                return False
+            if isinstance(after, _COMPOUND_STATEMENTS):
+                # Passed over where it can only fall through or raise: a `return`,
+                # `break` or `continue` in it may leave before the key is read.
+                if any(isinstance(inner, (ast.Return, ast.Break, ast.Continue))
+                       or (isinstance(inner, ast.Assign) and any(
+                           ast.unparse(target) == container for target in inner.targets))
+                       for inner in ast.walk(after)):
+                    return False
+                continue
+            if any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
                    and ast.unparse(n.value) == container and ast.unparse(n.slice) == key
-                   for n in ast.walk(after))
+                   and not _under_conditional_expression(n, after)
+                   for n in ast.walk(after)):
+                return True
+            if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                   and n.id == container for n in ast.walk(after)):
+                return False  # the container is bound anew before any read
+        return False
 
     def _type_checker_comment(self, node: ast.Assert) -> bool:
         """A comment on the assert's first or last line, or alone on the line above it,
@@ -2183,6 +2202,36 @@ def _imports_test_framework(tree: ast.Module) -> bool:
         or (module.split(".")[0] == "unittest" and not module.startswith("unittest.mock"))
         for module in modules
     )
+
+
+def _following_statements(model: SemanticModel, node: ast.stmt) -> list[ast.stmt]:
+    """The statements after `node` in the same block."""
+    parent = next(iter(model.ancestors(node)), None)
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list):
+            for index, statement in enumerate(block):
+                if statement is node:
+                    return block[index + 1:]
+    return []
+
+
+def _under_conditional_expression(node: ast.AST, statement: ast.stmt) -> bool:
+    """Whether `node` lies in an arm of a conditional expression, a short-circuit `and`/
+    `or` operand after the first, or a comprehension of `statement`: it may not run."""
+    for candidate in ast.walk(statement):
+        if isinstance(candidate, ast.IfExp):
+            arms = (candidate.body, candidate.orelse)
+        elif isinstance(candidate, ast.BoolOp):
+            arms = tuple(candidate.values[1:])
+        elif isinstance(candidate, (ast.ListComp, ast.SetComp, ast.DictComp,
+                                    ast.GeneratorExp, ast.Lambda)):
+            arms = (candidate,)
+        else:
+            continue
+        if any(node is inner for arm in arms for inner in ast.walk(arm)):
+            return True
+    return False
 
 
 def _next_statement(model: SemanticModel, node: ast.stmt) -> ast.stmt | None:

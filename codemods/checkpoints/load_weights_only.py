@@ -23,6 +23,7 @@ from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import calls_helper, inline_helper, is_conversion_script
+from .strict_load_state_dict import Kind, Receivers
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
 # them is a tensor. (`.to()`, `.cuda()`, `.float()` are not among them: modules have them,
@@ -123,6 +124,8 @@ class LoadWeightsOnly(Codemod):
     converts checkpoints made elsewhere, which often carry an argparse `Namespace` or
     NumPy objects, and a function whose annotations name NumPy arrays loads them: both
     are **reported** (neither value is right without knowing the files).
+    A load whose `load_state_dict` is a method the project defines on a class that is not
+    a module (an `Experiment` saving its replay buffer) is **unsafe** too.
     A load that reads back what an earlier `torch.save` in the function wrote to the
     same file or buffer, where that was a whole object (a module clone through a
     `BytesIO`), gets the **unsafe** `weights_only=False`. A Lightning checkpoint (a path
@@ -169,7 +172,8 @@ class LoadWeightsOnly(Codemod):
                               f"torch >= 1.13, and the project supports torch "
                               f"{floor[0]}.{floor[1]}", Safety.MANUAL)
                 continue
-            only_weights = _only_weights(model, call, _DEPTH, set())
+            loaders: list[ast.Call] = []
+            only_weights = _only_weights(model, call, _DEPTH, set(), loaders)
             more = _holds_more(file, call, only_weights)
             if more is not None:
                 yield more
@@ -179,7 +183,14 @@ class LoadWeightsOnly(Codemod):
             fix = _weights_only_true(file, call)
             override = (file.project.derived(STATE_DICT_OVERRIDES, str(file.project.root))
                         if only_weights and not _loads_optimizer_state(model, call) else "")
-            if only_weights and override:
+            custom = _custom_loader(file, loaders) if only_weights else None
+            if custom is not None:
+                yield Finding(call, "pass weights_only=True to torch.load if the file holds "
+                              "tensors and plain containers only (the default since torch "
+                              f"2.6): the project's own {custom}() takes what it loads, and "
+                              "what its state_dict() saves may be more than tensors (whole "
+                              "objects), which weights_only=True refuses", Safety.UNSAFE, fix)
+            elif only_weights and override:
                 yield Finding(call, "pass weights_only=True to torch.load if the file holds "
                               "tensors and plain containers only (the default since torch "
                               f"2.6): the project's own state_dict() ({override}) may save "
@@ -585,12 +596,35 @@ def _is_load_state_dict(call: ast.AST) -> bool:
             and call.func.attr in ("load_state_dict", "set_state_dict"))
 
 
-def _only_weights(model: SemanticModel, node: ast.expr, depth: int, seen: set[int]) -> bool:
-    """Whether the value of `node` is only used as a state dict or as a tensor."""
+def _custom_loader(file: FileContext, loaders: list[ast.Call]) -> str | None:
+    """`Experiment.load_state_dict` where one of the `load_state_dict` calls the loaded
+    value reaches is a method the project defines on a class that is not a module
+    (benchmarl's `self.load_state_dict(loaded)` in `Experiment`, whose `state_dict()`
+    holds replay buffers): its files hold what that class saves, not just tensors."""
+    receivers = Receivers(file)
+    project = file.project
+    for loader in loaders:
+        receiver = loader.func.value  # type: ignore[attr-defined]
+        qualified = receivers.class_of(receiver, _DEPTH)
+        facts = project.class_facts(qualified) if qualified is not None else None
+        if facts is None:
+            continue
+        found = project.find_method(facts.qualified_name, "load_state_dict")
+        if found is not None and receivers.class_kind(qualified) is not Kind.MODULE:
+            return f"{found[0].rsplit('.', 1)[-1]}.load_state_dict"
+    return None
+
+
+def _only_weights(model: SemanticModel, node: ast.expr, depth: int, seen: set[int],
+                  loaders: list[ast.Call] | None = None) -> bool:
+    """Whether the value of `node` is only used as a state dict or as a tensor; the
+    `load_state_dict` calls it reaches are added to `loaders`."""
     parent = model.parent(node)
     if isinstance(parent, ast.Call):
         if any(arg is node for arg in parent.args):
             if _is_load_state_dict(parent):
+                if loaders is not None:
+                    loaders.append(parent)
                 return True
             meaning = model.qualified_name(parent.func)
             return (meaning is not None and meaning.startswith("torch.")
@@ -598,20 +632,25 @@ def _only_weights(model: SemanticModel, node: ast.expr, depth: int, seen: set[in
                     and not meaning.endswith("Tensor"))  # torch.FloatTensor(data)
         return False
     if isinstance(parent, ast.keyword) and parent.arg == "state_dict":
-        return _is_load_state_dict(model.parent(parent))
+        loader = model.parent(parent)
+        if _is_load_state_dict(loader) and loaders is not None:
+            loaders.append(loader)  # type: ignore[arg-type]
+        return _is_load_state_dict(loader)
     if isinstance(parent, (ast.List, ast.Tuple)) and isinstance(model.parent(parent), ast.Call):
         call = model.parent(parent)
         meaning = model.qualified_name(call.func)  # type: ignore[union-attr]
         return meaning in ("torch.cat", "torch.stack", "torch.concat", "torch.hstack",
                            "torch.vstack")
     if isinstance(parent, ast.Subscript) and parent.value is node:
-        return depth > 0 and _only_weights(model, parent, depth - 1, seen)  # ckpt["model"]
+        return depth > 0 and _only_weights(model, parent, depth - 1, seen,
+                                           loaders)  # ckpt["model"]
     if isinstance(parent, ast.Attribute) and parent.value is node:
         if parent.attr in TENSOR_ONLY:
             return True
         grand = model.parent(parent)
         if parent.attr in ("get", "pop") and isinstance(grand, ast.Call) and grand.func is parent:
-            return depth > 0 and _only_weights(model, grand, depth - 1, seen)  # ckpt.get("x")
+            return depth > 0 and _only_weights(model, grand, depth - 1, seen,
+                                               loaders)  # ckpt.get("x")
         return parent.attr == "keys" and isinstance(grand, ast.Call)  # reads the keys only
     if isinstance(parent, ast.Compare) and any(c is node for c in parent.comparators):
         return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)  # "model" in ckpt
@@ -619,12 +658,12 @@ def _only_weights(model: SemanticModel, node: ast.expr, depth: int, seen: set[in
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if len(targets) != 1 or not isinstance(targets[0], ast.Name):
             return False
-        return _name_only_weights(model, targets[0], depth, seen)
+        return _name_only_weights(model, targets[0], depth, seen, loaders)
     return False
 
 
 def _name_only_weights(model: SemanticModel, target: ast.Name, depth: int,
-                       seen: set[int]) -> bool:
+                       seen: set[int], loaders: list[ast.Call] | None = None) -> bool:
     """Every read of the name `target` binds (in its scope) uses it as weights."""
     binding = _binding_at(model, target)
     if binding is None or binding.scope is model.module_scope:
@@ -635,7 +674,7 @@ def _name_only_weights(model: SemanticModel, target: ast.Name, depth: int,
     reads = model.references(binding)
     if not reads or depth <= 0:
         return False
-    return all(_only_weights(model, read, depth - 1, seen) for read in reads)
+    return all(_only_weights(model, read, depth - 1, seen, loaders) for read in reads)
 
 
 def _binding_at(model: SemanticModel, target: ast.Name) -> Binding | None:

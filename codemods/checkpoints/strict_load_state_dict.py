@@ -189,7 +189,7 @@ class StrictLoadStateDict(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
-        receivers = _Receivers(file)
+        receivers = Receivers(file)
         model = file.semantic
         strictless: list[str] | None = None  # read once, for the first unknown receiver
         explicit = bool(file.option("explicit-default", cls))
@@ -269,7 +269,7 @@ def _add_strict(file: FileContext, call: ast.Call) -> AddKeyword | ReplaceNode:
     return ReplaceNode(call, f"{receiver}.load_state_dict(\n{body}\n{relative})")
 
 
-def _copies_live_state(receivers: _Receivers, call: ast.Call) -> bool:
+def _copies_live_state(receivers: Receivers, call: ast.Call) -> bool:
     """Whether the state loaded is a live object's, `x.state_dict()`, or a copy of one
     made in memory: a target network synchronised with its online twin, or a module
     rolled back to the best weights it had (`best = copy.deepcopy(model.state_dict())`,
@@ -285,7 +285,7 @@ _KEY_CHANGING = frozenset({"update", "pop", "popitem", "setdefault", "clear", "_
                            "__delitem__"})
 
 
-def _is_live_state(receivers: _Receivers, state: ast.expr, depth: int) -> bool:
+def _is_live_state(receivers: Receivers, state: ast.expr, depth: int) -> bool:
     """Whether `state` is a `state_dict()` of a live object or an in-memory copy of one
     with the same keys: `copy.deepcopy(...)`, `{k: v.clone() for k, v in sd.items()}`, a
     local or a `self.<attribute>` that is only ever assigned such a copy (or `None`) and
@@ -483,7 +483,7 @@ def _agree(kinds: Iterator[Kind] | list[Kind]) -> Kind:
     return Kind.UNKNOWN
 
 
-class _Receivers:
+class Receivers:
     """What the receiver of a `load_state_dict` call is, from the two models."""
 
     def __init__(self, file: FileContext) -> None:
