@@ -1016,6 +1016,10 @@ class _Facts:
         return self._loaded_back(destination)
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
+        if (isinstance(node, ast.Call) and len(node.args) == 2
+                and self.model.qualified_name(node.func) == "typing.cast"):
+            # fvcore's `torch.save(data, cast(IO[bytes], f))` inside `with ...open() as f`
+            return self._is_file_object(node.args[1], call)
         if isinstance(node, ast.Call):
             name = _dotted(node.func)
             return _opens_file(name) or bool(  # open(...), zf.open(...), create_writer(...)
@@ -1127,16 +1131,29 @@ class _Facts:
         if owner is None:
             return False
         folders: set[str] = set()
+
+        def makes_temporary_folder(value: ast.expr, hops: int = 1) -> bool:
+            # `tempfile.mkdtemp()` in the value, or in the value of a local it reads
+            # (comet's `output_dir = [tempfile.mkdtemp()]`, broadcast to the other ranks,
+            # then `self.output_dir = output_dir[0]`)
+            for inner in ast.walk(value):
+                if isinstance(inner, ast.Call):
+                    meaning = self.model.qualified_name(inner.func) or ""
+                    if (meaning.startswith("tempfile.") and meaning.rsplit(".", 1)[-1]
+                            in ("mkdtemp", "TemporaryDirectory")):
+                        return True
+                elif (isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and hops
+                      and any(binding.kind is BindingKind.ASSIGNMENT
+                              and binding.value is not None
+                              and makes_temporary_folder(binding.value, hops - 1)
+                              for binding in self.model.bindings(inner))):
+                    return True
+            return False
+
         for node in ast.walk(owner):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                made = any(isinstance(c, ast.Call) and
-                           (self.model.qualified_name(c.func) or "").rsplit(".", 1)[-1]
-                           in ("mkdtemp", "TemporaryDirectory")
-                           and (self.model.qualified_name(c.func) or "").startswith(
-                               "tempfile.")
-                           for c in ast.walk(node.value))
-                if made:
+                if makes_temporary_folder(node.value):
                     folders.update(_dotted(t) for t in targets
                                    if isinstance(t, ast.Attribute)
                                    and isinstance(t.value, ast.Name) and t.value.id == "self")
@@ -2405,7 +2422,7 @@ def _own_atomic_writer(file: FileContext) -> str | None:
 
 
 HEADER_WORDS = ("copyright", "license", "spdx")  # what a header comment block says
-HEADER_SHARE = 0.9  # of a package's non-empty modules starting with the same header
+HEADER_SHARE = 0.75  # of a package's non-empty modules starting with the same header
 HEADER_MINIMUM = 5  # modules, at least
 
 
@@ -2442,15 +2459,23 @@ def package_header(project: Project, folder: str) -> str:
 
 
 def _header_of(text: str) -> str:
-    """The comment lines a module starts with (shebang and encoding lines aside)."""
+    """The comment lines a module starts with (shebang and encoding lines aside), blank
+    lines between comment blocks included (DeepSpeed's `# SPDX-License-Identifier:
+    Apache-2.0`, a blank line, `# DeepSpeed Team`: its license check wants all three)."""
     lines: list[str] = []
     for line in text.splitlines():
         stripped = line.rstrip()
+        if not stripped:
+            if lines:
+                lines.append("")
+            continue
         if not stripped.startswith("#"):
             break
         if stripped.startswith("#!") or re.match(r"^#.*coding[:=]", stripped):
             continue
         lines.append(stripped)
+    while lines and not lines[-1]:
+        lines.pop()
     return "".join(f"{line}\n" for line in lines)
 
 

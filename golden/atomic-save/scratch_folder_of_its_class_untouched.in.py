@@ -26,3 +26,22 @@ class DiskOffloadManager:
 
     def close(self):
         shutil.rmtree(self.temp_dir, ignore_errors=True)
+
+
+class PredictionWriter:
+    """Ranks exchange predictions through a temporary folder rank 0 makes and shares."""
+
+    def write_on_epoch_end(self, trainer, predictions, rank: int):
+        if rank == 0:
+            output_dir = [tempfile.mkdtemp()]
+        else:
+            output_dir = [None]
+        torch.distributed.broadcast_object_list(output_dir)
+        self.output_dir = output_dir[0]
+        torch.save(predictions, os.path.join(self.output_dir, f"pred_{rank}.pt"))
+
+    def gather_all_predictions(self, world_size: int):
+        gathered = [torch.load(os.path.join(self.output_dir, f"pred_{rank}.pt"))
+                    for rank in range(world_size)]
+        shutil.rmtree(self.output_dir)
+        return gathered

@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import IO, cast
 
 import torch
 
@@ -24,3 +25,11 @@ def save_through(storage, key, state):
 def save_with_builtin_open(state, path):
     with open(path, "wb") as file:
         torch.save(state, file)
+
+
+class Checkpointer:
+    def save(self, name: str, **extra) -> None:
+        data = {"model": self.model.state_dict(), **extra}
+        save_file = f"{self.save_dir}/{name}.pth"
+        with self.path_manager.open(save_file, "wb") as f:
+            torch.save(data, cast(IO[bytes], f))  # the handle, cast for the type checker

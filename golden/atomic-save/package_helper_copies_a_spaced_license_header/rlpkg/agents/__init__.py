@@ -1,0 +1,6 @@
+# Copyright (c) Example Corporation.
+# SPDX-License-Identifier: Apache-2.0
+
+# Example Team
+
+"""Agents."""

@@ -1,0 +1,10 @@
+# Copyright (c) Example Corporation.
+# SPDX-License-Identifier: Apache-2.0
+
+# Example Team
+
+from rlpkg._torchfix_atomic_save import atomic_save
+
+
+def save_checkpoint(model, path):
+    atomic_save(model.state_dict(), path)

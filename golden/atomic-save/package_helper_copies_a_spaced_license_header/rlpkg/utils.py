@@ -1,0 +1,2 @@
+def scale(x: float) -> float:
+    return 2 * x
