@@ -515,6 +515,24 @@ def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
     assert (found.version if found else None) == floor
 
 
+def test_a_wheel_states_its_floor_in_the_body_of_its_metadata(tmp_path):
+    # adapters 1.3.0: no README file in the wheel, its README is the METADATA's body; the
+    # headers' requirements of extras (`torch>=1.5; extra == "dev"`) are no floor.
+    info = tmp_path / "adapters-1.3.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: adapters\nRequires-Dist: torch>=1.5 ; extra == 'dev'\n"
+        "Description-Content-Type: text/markdown\n\n# Adapters\n\n`adapters` currently "
+        "supports **Python 3.9+** and **PyTorch 2.0+**.\n")
+    found = find_torch_floor(tmp_path)
+    assert found is not None and found.version == (2, 0)
+    assert found.source == "adapters-1.3.0.dist-info/METADATA"
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: adapters\nRequires-Dist: torch>=1.5 ; extra == 'dev'\n"
+        "\n# Adapters\n")
+    assert find_torch_floor(tmp_path, code=False) is None
+
+
 def test_the_expectations_fact_is_the_same_in_every_process(tmp_path):
     # A warm run is a new process with other string hashes: a digest that printed a set in
     # hash order made every cached result that read the expectations miss.

@@ -149,8 +149,15 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
                 break
             yield _relative(path, root), line.strip()
     # What the README promises ("works with **PyTorch 1.8+**"), where no file pins it.
-    for path in sorted(root.glob("README*")):
-        text = _read(path).replace("*", "").replace("`", "")
+    # An unpacked wheel's or sdist's README is the body of its metadata (adapters 1.3.0:
+    # "supports **Python 3.9+** and **PyTorch 2.0+**" in its METADATA, no README file).
+    # Only the body: the headers above it list extras' requirements too.
+    readmes = sorted(root.glob("README*")) or metadata
+    for path in readmes:
+        text = _read(path)
+        if path in metadata:
+            text = text.partition("\n\n")[2]
+        text = text.replace("*", "").replace("`", "")
         for match in _README_FLOOR.finditer(text):
             major = match.group("major") or match.group("major2")
             minor = match.group("minor") or match.group("minor2")
