@@ -143,6 +143,14 @@ FRAMEWORK_HOOK_BASES = {
     "pytorch_lightning": frozenset({"Callback", "LightningModule", "LightningDataModule"}),
     "transformers": frozenset({"TrainerCallback"}),
 }
+# The last names of the decorators of kernel compilers (Triton, CuTe DSL, Numba, Warp,
+# Taichi): an assert in their functions is the compiler's, and a raise may not compile.
+KERNEL_DECORATORS = frozenset({"jit", "njit", "kernel"})
+# Protocol hooks torch calls on a tensor subclass with what the class itself produced
+# (`__tensor_unflatten__` gets the dict `__tensor_flatten__` made): internal invariants.
+TENSOR_SUBCLASS_HOOKS = frozenset({"__tensor_flatten__", "__tensor_unflatten__",
+                                   "__torch_dispatch__", "__torch_function__",
+                                   "__coerce_tangent_metadata__", "__force_to_same_metadata__"})
 # torch.fx's graph walkers: their node handlers get what FX hands them, not user input.
 FX_PASS_BASES = frozenset({"Interpreter", "Transformer", "Tracer"})
 FX_HANDLERS = frozenset({"placeholder", "get_attr", "call_function", "call_method",
@@ -277,8 +285,9 @@ class AssertToRaise(Codemod):
     where that is exactly equivalent (`==`/`!=`, `is`/`is not`, `in`/`not in`, `not x`);
     otherwise it is wrapped in `not (...)` (`a < b` never becomes `a >= b`: NaN compares
     false both ways). The message expression is kept as written; an assert without one
-    gets `"expected <condition>"`: the condition's source on one line, in a plain string
-    literal (quotes and backslashes escaped, braces left as they are).
+    (or with an empty string) gets `"expected <condition>"`: the condition's source on
+    one line, in a plain string literal (quotes and backslashes escaped, braces left as
+    they are).
 
     Comments before, inside and after the assert are kept (a trailing comment moves to
     the `if` line; one wrapped onto comment lines below moves above the `if`, with them;
@@ -572,7 +581,8 @@ class _Decider:
         if (_always_true(node.test) or self._cannot_fail(node.test)
                 or self._in_test_code(node) or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
-                or self._opened_next(node) or self._indexed_next(node)):
+                or self._opened_next(node) or self._indexed_next(node)
+                or self._in_compiled_kernel(node) or self._dispatched_next(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -831,6 +841,19 @@ class _Decider:
             child = ancestor
         return False
 
+    def _in_compiled_kernel(self, node: ast.Assert) -> bool:
+        """Whether the assert is in a function a kernel compiler takes (`@triton.jit`,
+        `@cute.jit`, `@cute.kernel`, `@numba.njit`, `@wp.kernel`): its compiler turns the
+        assert into a device assert or a static check, and refuses a `raise` under a plain
+        `if` (CuTe DSL: UNSUP_EARLY_EXIT; round 15's liger-kernel). TorchScript and
+        torch.compile take a raise, so `torch.jit.*` does not count."""
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, _FUNCTIONS) and any(
+                    _kernel_decorator(self.model, decorator)
+                    for decorator in ancestor.decorator_list):
+                return True
+        return False
+
     def _in_catching_try(self, node: ast.Assert) -> bool:
         """In the body of a `try` of the same function (or module) whose handlers catch
         AssertionError."""
@@ -1079,6 +1102,9 @@ class _Decider:
         if package is not None:
             yield (f"in the package `{package}`, private by its name: not public API, its "
                    "checks are internal invariants"), True
+        if function.owner is not None and function.name in TENSOR_SUBCLASS_HOOKS:
+            yield (f"{owner}{function.name}() is a protocol hook torch calls with what the "
+                   "tensor subclass itself produced: its checks are internal invariants"), True
         if (function.owner is not None and function.name in FX_HANDLERS
                 and self._fx_pass(function.owner)):
             yield (f"{owner}{function.name}() handles the nodes of a graph torch.fx walks: "
@@ -1285,6 +1311,27 @@ class _Decider:
                    and n.id == container for n in ast.walk(after)):
                 return False  # the container is bound anew before any read
         return False
+
+    def _dispatched_next(self, node: ast.Assert) -> bool:
+        """`assert method in ["moving_avg", "dft"]` right before an `if method == ...:` /
+        `elif ...` chain on the same name whose final `else:` raises: that raise already
+        rejects every other value, under -O too (round 15: pypots' TimeMixer)."""
+        test = node.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.In)
+                and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set))):
+            return False
+        subject = ast.unparse(test.left)
+        branch = _next_statement(self.model, node)
+        if not isinstance(branch, ast.If):
+            return False
+        while True:
+            if subject not in {ast.unparse(n) for n in ast.walk(branch.test)}:
+                return False
+            if len(branch.orelse) == 1 and isinstance(branch.orelse[0], ast.If):
+                branch = branch.orelse[0]
+                continue
+            return any(isinstance(statement, ast.Raise) for statement in branch.orelse)
 
     def _type_checker_comment(self, node: ast.Assert) -> bool:
         """A comment on the assert's first or last line, or alone on the line above it,
@@ -2023,6 +2070,17 @@ def _prints_message(message: ast.expr | None) -> str | None:
         return None
     return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
             "the text itself, by hand")
+
+
+def _kernel_decorator(model: SemanticModel, decorator: ast.expr) -> bool:
+    """`@triton.jit`, `@triton.jit(...)`, `@cute.kernel`, `@numba.njit`, `@ti.kernel`: a
+    decorator whose last name is `jit`, `njit` or `kernel`, from a package other than
+    torch (`torch.jit.script` takes a raise)."""
+    if isinstance(decorator, ast.Call):
+        decorator = decorator.func
+    name = model.qualified_name(decorator) or ast.unparse(decorator)
+    parts = name.split(".")
+    return parts[-1] in KERNEL_DECORATORS and parts[0] != "torch"
 
 
 def _root(expression: ast.expr) -> ast.expr:

@@ -1154,7 +1154,10 @@ def _message_arguments(
     """The `args` (and the layout inside the parentheses) of `ValueError(...)`; a
     generated message in `quote` unless the text needs the other."""
     message = assertion.msg
-    if message is None:
+    if message is None or (isinstance(message, cst.SimpleString)
+                           and message.evaluated_value == ""):
+        # `assert c, ""` (deepspeed's comm backend): an empty message would hide the
+        # condition the AssertionError's traceback showed; say it instead
         expected = f"expected {condition_text(assertion, decision)}"
         text = cst.SimpleString(string_literal(expected, quote))
         return {"args": [cst.Arg(value=text)]}

@@ -1,0 +1,46 @@
+# golden-args: --unsafe-fixes
+"""Asserts a compiler, torch or the next statement already owns: left alone."""
+import cutlass.cute as cute
+import torch
+import triton
+import triton.language as tl
+from torch import nn
+
+
+@triton.jit
+def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    assert BLOCK > 0  # compiled to a device assert; a raise does not compile
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets, tl.load(x_ptr + offsets) * 2, mask=offsets < n)
+
+
+@cute.jit
+def rmsnorm_fwd(m_tile: int, num_threads: int):
+    assert m_tile * num_threads >= 32, "tile too small"
+
+
+class MapTensor(torch.Tensor):
+    def __tensor_flatten__(self):
+        return ["elem"], None
+
+    @staticmethod
+    def __tensor_unflatten__(inner_tensors, meta, outer_size, outer_stride):
+        assert len(inner_tensors) == 1, f"{inner_tensors}"
+        return MapTensor(inner_tensors["elem"])
+
+
+class MixingLayer(nn.Module):
+    def __init__(self, decomp_method: str, window: int):
+        super().__init__()
+        assert decomp_method in ["moving_avg", "dft_decomp"], "unknown decomp_method"
+        if decomp_method == "moving_avg":
+            self.decomposition = nn.AvgPool1d(window)
+        elif decomp_method == "dft_decomp":
+            self.decomposition = nn.Identity()
+        else:
+            raise ValueError("decomposition is error")
+
+
+def broadcast(tensor: torch.Tensor, src: int):
+    assert src >= 0, ""
+    return tensor
