@@ -384,10 +384,11 @@ CONVERSION_REASON = (" (a one-shot conversion script: its output is made again b
 CONVERSION_FOLDERS = frozenset({"converters", "model_converters", "conversion", "convert"})
 CONVERSION_WORDS = frozenset({"convert", "converter", "conversion"})
 # What a weight-conversion script converts to, after "2" or "to" in its name
-# (`tensorflow2pytorch.py`, `tf_to_torch.py`, `hf2pt.py`).
+# (`tensorflow2pytorch.py`, `tf_to_torch.py`, `hf2pt.py`, DeepSpeed's `ds_to_universal.py`).
 FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensorflow", "jax",
                           "flax", "hf", "huggingface", "timm", "mmpretrain", "mmdet", "keras",
-                          "safetensors", "ckpt", "lightning", "fp", "bf", "dtype"})
+                          "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
+                          "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
 TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
                "running it again)")

@@ -196,6 +196,11 @@ class ClampFix:
 # -- the codemod ---------------------------------------------------------------------------
 
 
+# A comment saying the ratio is left unclamped on purpose.
+UNCLAMPED_ON_PURPOSE = re.compile(
+    r"\bun-?clamped\b|\bwithout (?:a )?clamp|\bno clamp|\bnot clamped\b", re.IGNORECASE)
+
+
 class ClampLogRatio(Codemod):
     """Clamp log-probability ratios before `exp`, so PPO/importance-sampling losses stay finite.
 
@@ -346,9 +351,20 @@ class _Decider:
         self._line_length: int | None = None
         self._unit: str | None = None
 
+    def _unclamped_on_purpose(self, call: ast.Call) -> bool:
+        """Whether the comments of the function around the call say the ratio is left
+        unclamped on purpose (liger-kernel's GRPO loss: "mirroring TRL's ``per_token_kl *
+        coef_1`` (un-clamped, before delta)"): it matches a reference implementation."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        lines = self.file.text.splitlines()[function.lineno - 1:function.end_lineno]
+        return any(UNCLAMPED_ON_PURPOSE.search(line.partition("#")[2])
+                   for line in lines if "#" in line)
+
     def decide(self, call: ast.Call, bound: float) -> Finding | None:
         operand = self.exp_operand(call)
-        if operand is None or self._in_check(call):
+        if operand is None or self._in_check(call) or self._unclamped_on_purpose(call):
             return None
         kind = self.kind(operand)
         if kind is Kind.LOWER_CLAMPED:
