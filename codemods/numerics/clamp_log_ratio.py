@@ -196,9 +196,13 @@ class ClampFix:
 # -- the codemod ---------------------------------------------------------------------------
 
 
-# A comment saying the ratio is left unclamped on purpose.
+# A comment saying the ratio is left unclamped on purpose ("un-clamped", "no clamp",
+# "deliberately unclamped"); not one that warns against leaving a term unclamped (a
+# k3 KL estimate: "clamping only the exp would leave the linear term unclamped").
 UNCLAMPED_ON_PURPOSE = re.compile(
-    r"\bun-?clamped\b|\bwithout (?:a )?clamp|\bno clamp|\bnot clamped\b", re.IGNORECASE)
+    r"\bun-clamped\b|\bwithout (?:a )?clamp|\bno clamp"
+    r"|\b(?:intentionally|deliberately|on purpose)\b.*\bunclamped\b"
+    r"|\bunclamped\b.*\b(?:intentionally|deliberately|on purpose)\b", re.IGNORECASE)
 
 
 class ClampLogRatio(Codemod):
