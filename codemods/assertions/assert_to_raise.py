@@ -1525,22 +1525,8 @@ class _Decider:
         """Whether a statement that always runs before the assert (an earlier simple
         statement of its block, or of a block around it) reads an attribute of `name` or
         subscripts it (`x.shape[1]`), outside a conditional expression."""
-        child: ast.AST = node
-        for ancestor in self.model.ancestors(node):
-            for field_name in ("body", "orelse", "finalbody"):
-                block = getattr(ancestor, field_name, None)
-                if not isinstance(block, list):
-                    continue
-                index = next((i for i, statement in enumerate(block) if statement is child),
-                             None)
-                if index is not None and any(
-                        isinstance(statement, _SIMPLE_STATEMENTS)
-                        and _dereferences(statement, name) for statement in block[:index]):
-                    return True
-            if ancestor is function.node:
-                return False
-            child = ancestor
-        return False
+        return any(isinstance(statement, _SIMPLE_STATEMENTS) and _dereferences(statement, name)
+                   for statement in self._always_before(node, function))
 
     def _input_derived(self, bindings: list[Binding], node: ast.Assert,
                        function: _Function) -> bool:
