@@ -33,6 +33,9 @@ KEYWORDS = (("pretrained", "weights", "weights"), ("pretrained_backbone", "weigh
                                                     "backbone"))
 
 
+_TRY_STAR: tuple[type, ...] = (ast.TryStar,) if hasattr(ast, "TryStar") else ()
+
+
 @dataclass(frozen=True)
 class Builder:
     """A torchvision model builder's weights enums."""
@@ -113,6 +116,8 @@ class TorchvisionPretrained(Codemod):
             found = _builder(file, call, table)
             if found is None:
                 continue
+            if _weights_fallback(file, call):
+                continue  # the `except` arm kept for torchvision < 0.13: left as it is
             builder_name, builder = found
             keywords = {k.arg: k for k in call.keywords}
             edits: list[Edit] = []
@@ -163,6 +168,26 @@ class TorchvisionPretrained(Codemod):
             else:
                 yield Finding(call, f"{names}= is deprecated: pass the weights it loaded",
                               Safety.SAFE, tuple(edits))
+
+
+def _weights_fallback(file: FileContext, call: ast.Call) -> bool:
+    """Whether the call sits in an `except` clause whose `try:` body already passes
+    `weights=` (torch-fidelity: `try: vgg16(weights=VGG16_Weights.IMAGENET1K_V1)` /
+    `except Exception: vgg16(pretrained=True)`): the old spelling there serves a
+    torchvision without the weights API (round 15), and the rewrite would make the two
+    arms the same and break that torchvision."""
+    child: ast.AST = call
+    for parent in file.semantic.ancestors(call):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return False
+        if (isinstance(parent, (ast.Try, *_TRY_STAR)) and any(
+                handler is child for handler in parent.handlers)
+                and any(isinstance(inner, ast.keyword) and inner.arg in ("weights",
+                                                                          "weights_backbone")
+                        for statement in parent.body for inner in ast.walk(statement))):
+            return True
+        child = parent
+    return False
 
 
 def _candidates(tree: ast.Module) -> list[ast.Call]:
