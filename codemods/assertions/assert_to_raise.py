@@ -1157,6 +1157,10 @@ class _Decider:
             narrowing_reason = self._narrowing_reason(subject, check, node, function)
             if narrowing_reason is not None:
                 yield narrowing_reason, True
+        guard = self._guarded_before(node, function)
+        if guard is not None:
+            yield (f"the `if` at line {guard} already leaves the function where this check "
+                   "would fail: it can never fail"), True
         slot = self._self_slot(node.test, function)
         if slot is not None:
             yield (f"checks whether `{slot}` is set: a slot of the object's own state (the "
@@ -1520,6 +1524,22 @@ class _Decider:
             if ancestor is function.node:
                 return
             child = ancestor
+
+    def _guarded_before(self, node: ast.Assert, function: _Function) -> int | None:
+        """The line of an `if` that always runs before the assert, tests exactly the
+        assert's failure (`if len(segments) == 0:` before `assert segments`) and leaves
+        (`return`, `raise`, `continue`, `break` at the end of its body, no `else`):
+        whisperx's VAD, round 16. None where there is no such `if`."""
+        failures = _failure_spellings(node.test)
+        if not failures:
+            return None
+        for statement in self._always_before(node, function):
+            if (isinstance(statement, ast.If) and not statement.orelse and statement.body
+                    and isinstance(statement.body[-1], (ast.Return, ast.Raise, ast.Continue,
+                                                        ast.Break))
+                    and ast.unparse(statement.test) in failures):
+                return statement.lineno
+        return None
 
     def _used_before(self, name: str, node: ast.Assert, function: _Function) -> bool:
         """Whether a statement that always runs before the assert (an earlier simple
@@ -2056,6 +2076,37 @@ def _prints_message(message: ast.expr | None) -> str | None:
         return None
     return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
             "the text itself, by hand")
+
+
+_NEGATED_COMPARISONS: dict[type, type] = {
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+def _failure_spellings(test: ast.expr) -> set[str]:
+    """The spellings of exactly the failure of the assert's condition: `not <test>`; for
+    a truth test of `x`, `len(x) == 0` and `len(x) < 1` too (not `x is None`, which is
+    not its falsity); the negated comparison (`a == b` → `a != b`); for `len(x) > 0`,
+    `len(x) == 0`."""
+    spellings = {ast.unparse(ast.UnaryOp(op=ast.Not(), operand=test))}
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        subject = ast.unparse(test)
+        # a container's truth is its length (an object without __len__ would raise at
+        # `len(x)` before, so the guard would not have been written that way)
+        spellings |= {f"len({subject}) == 0", f"len({subject}) < 1", f"not len({subject})"}
+    elif (isinstance(test, ast.Compare) and len(test.ops) == 1
+          and type(test.ops[0]) in _NEGATED_COMPARISONS):
+        negated = ast.Compare(left=test.left, ops=[_NEGATED_COMPARISONS[type(test.ops[0])]()],
+                              comparators=test.comparators)
+        spellings.add(ast.unparse(negated))
+    elif (isinstance(test, ast.Compare) and len(test.ops) == 1
+          and isinstance(test.left, ast.Call) and _last_name(test.left.func) == "len"
+          and isinstance(test.comparators[0], ast.Constant)
+          and ((isinstance(test.ops[0], ast.Gt) and test.comparators[0].value == 0)
+               or (isinstance(test.ops[0], ast.GtE) and test.comparators[0].value == 1))):
+        subject = ast.unparse(test.left)
+        spellings |= {f"{subject} == 0", f"{subject} < 1", f"not {subject}"}
+    return spellings
 
 
 def _kernel_decorator(model: SemanticModel, decorator: ast.expr) -> bool:
