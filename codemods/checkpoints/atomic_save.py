@@ -390,6 +390,12 @@ FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensor
                           "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
                           "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
+# The first words of functions that derive a file from another (a pruned, merged,
+# converted, expanded or quantized copy), and why such a save is only an unsafe fix.
+DERIVING_VERBS = frozenset({"prune", "merge", "convert", "expand", "extract", "quantize",
+                            "consolidate"})
+DERIVED_REASON = (" (a derived copy: {function}() makes it from a file that is still there, "
+                  "and running it again makes it again)")
 TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
                "running it again)")
 # Top-level folders of release tools and benchmarks, and the first words of such scripts' names
@@ -976,6 +982,9 @@ class _Facts:
             return None
         if self._is_export(call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
+        derived = self._derived_copy(call)
+        if derived is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + DERIVED_REASON.format(function=derived)
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
@@ -1329,6 +1338,18 @@ class _Facts:
                     self._path_names(other.args[0], scope, set()) & names:
                 return True
         return False
+
+    def _derived_copy(self, call: ast.Call) -> str | None:
+        """The function that makes the saved file from another one, where its name starts
+        with a verb that derives a copy (`prune_checkpoint`, `merge_lora_weights`,
+        `convert_to_fp16`, `expand_model_embeddings`: f5-tts's Gradio tools, round 16):
+        its source is still there, and running it again makes the copy again."""
+        path = self.model.function_path(call)
+        for name in path:
+            words = identifier_words(name)
+            if words and words[0] in DERIVING_VERBS:
+                return name
+        return None
 
     def _is_export(self, call: ast.Call) -> bool:
         """Whether the save is in a function that exports a model (`export_onnx`,
