@@ -768,11 +768,21 @@ def _unsafe_for(decisions: list[tuple[ast.expr, Safety, str]], reason: str,
     CLI command...) unsafe for `reason`, which says more than "nothing says it is a
     checkpoint" and so takes that one's place; `keep`: fixes left as they are."""
     return [
-        (node, Safety.UNSAFE, message.removesuffix(UNKNOWN_CHECKPOINT_REASON) + reason)
-        if (decision is Safety.SAFE or message.endswith(UNKNOWN_CHECKPOINT_REASON))
+        (node, Safety.UNSAFE, _without_weak_reason(message) + reason)
+        if (decision is Safety.SAFE or _without_weak_reason(message) != message)
         and not keep(node) else (node, decision, message)
         for node, decision, message in decisions
     ]
+
+
+def _without_weak_reason(message: str) -> str:
+    """The message without the reason a file's kind overrides: "nothing says it is a
+    checkpoint", or "a derived copy" (a CLI command or a conversion script says more)."""
+    if message.endswith(UNKNOWN_CHECKPOINT_REASON):
+        return message.removesuffix(UNKNOWN_CHECKPOINT_REASON)
+    if message.startswith(CALL_MESSAGE + DERIVED_REASON.split("{", 1)[0]):
+        return CALL_MESSAGE
+    return message
 
 
 def _is_default(node: ast.expr, parent: ast.AST | None) -> bool:
@@ -982,9 +992,6 @@ class _Facts:
             return None
         if self._is_export(call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
-        derived = self._derived_copy(call)
-        if derived is not None:
-            return Safety.UNSAFE, CALL_MESSAGE + DERIVED_REASON.format(function=derived)
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
@@ -994,6 +1001,9 @@ class _Facts:
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
         if not self._resumed_from(destination, call):
             return Safety.UNSAFE, CALL_MESSAGE + UNKNOWN_CHECKPOINT_REASON
+        derived = self._derived_copy(call)
+        if derived is not None:  # last: the file's kind (a CLI, a conversion) says more
+            return Safety.UNSAFE, CALL_MESSAGE + DERIVED_REASON.format(function=derived)
         return Safety.SAFE, CALL_MESSAGE
 
     def _resumed_from(self, destination: ast.expr, call: ast.Call) -> bool:
