@@ -180,6 +180,16 @@ OPENMMLAB_PACKAGES = frozenset({"mmengine", "mmcv"})
 # and the tests that would say which are not shipped. In a repository its tests decide.
 OPENMMLAB_SHARE = 0.10
 OPENMMLAB_MIN = 5
+# A project-wide fact: the project's input validators written with asserts and called
+# from many modules (piq's `_validate_input`: 9 asserts, `if not __debug__: return`, called
+# from 24 modules), space-separated ("" for none). Where a module validates its input with
+# one, AssertionError is how the project reports bad input, and its tests (unseen in an
+# sdist or wheel) expect it: round 16 found upstream tests behind 5 of piq's 9 wrong fixes.
+ASSERT_VALIDATORS = "assert-to-raise/assert-validators"
+ASSERT_VALIDATOR_MIN_ASSERTS = 5
+ASSERT_VALIDATOR_MIN_MODULES = 5
+# First words of the names of functions that validate what they are handed.
+VALIDATOR_WORDS = frozenset({"validate", "check", "verify", "ensure"})
 # Why `assert False` is an unsafe fix wherever it is.
 ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
 # What the `invariants` option takes: leave internal invariants alone, or offer them as
@@ -559,6 +569,7 @@ class _Decider:
         self.checked_calls = _called_names(catching)  # called where AssertionError is caught
         self._expectations: tuple[Expectation, ...] | None = None
         self._assertion_error_documenter: str | None = None  # "": none; see its method
+        self._assert_validated: bool | None = None  # see _validates_with_asserts
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
@@ -605,8 +616,8 @@ class _Decider:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
         if self._invariant(node, function):
             return None  # an internal invariant: an assert is the right tool
-        if self._openmmlab():
-            return None  # the project's convention: see OPENMMLAB_SHARE
+        if self._openmmlab() or self._validates_with_asserts():
+            return None  # the project's convention: see OPENMMLAB_SHARE, ASSERT_VALIDATORS
         if (function is not None and function.owner is not None
                 and function.name in CONSTRUCTION_METHODS
                 and (_registry_built(function.owner) or self.registers_classes)
@@ -970,6 +981,20 @@ class _Decider:
         if not project.is_built_distribution():
             return ""
         return project.derived(OPENMMLAB, str(project.root))
+
+    def _validates_with_asserts(self) -> bool:
+        """Whether this module calls one of the project's assert-based input validators
+        (see `ASSERT_VALIDATORS`) in a project whose tests cannot be seen (an unpacked
+        sdist or wheel, or a distribution shipping none)."""
+        if self._assert_validated is None:
+            project = self.file.project
+            self._assert_validated = False
+            if project.is_built_distribution() or (project.is_distribution()
+                                                   and not project.has_tests()):
+                names = set(project.derived(ASSERT_VALIDATORS, str(project.root)).split())
+                self._assert_validated = bool(names) and any(
+                    _last_name(call.func) in names for call in nodes_of(self.file.tree, ast.Call))
+        return self._assert_validated
 
     def _module_documents_assertion_error(self) -> str | None:
         """Where the module's docstring, or that of a function with no assert of its own,
@@ -2472,3 +2497,51 @@ def _imports_openmmlab(path: Path) -> int:
 
 
 register_derived_fact(OPENMMLAB, openmmlab_modules)
+
+
+def assert_validators(project: Project, root: str) -> str:
+    """The names of the project's assert-based validators (`ASSERT_VALIDATORS`) that at
+    least `ASSERT_VALIDATOR_MIN_MODULES` modules call, space-separated."""
+    memo = project.memo(ASSERT_VALIDATORS.replace("/", "-"))
+    defined: set[str] = set()
+    callers: dict[str, int] = {}
+    for path in project_modules(root):
+        part = (_validator_part(path) if memo is None
+                else memo.result(path, str(path), _validator_part))
+        defined.update(part[0])
+        for name in part[1]:
+            callers[name] = callers.get(name, 0) + 1
+    if memo is not None:
+        memo.save()
+    return " ".join(sorted(name for name in defined
+                           if callers.get(name, 0) >= ASSERT_VALIDATOR_MIN_MODULES))
+
+
+def _validator_part(path: Path) -> list[list[str]]:
+    """[validators the module defines with asserts alone, validator names it calls]."""
+    try:
+        source = path.read_bytes()
+    except OSError:
+        return [[], []]
+    if not any(word.encode() in source for word in VALIDATOR_WORDS):
+        return [[], []]  # most modules: no parse
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return [[], []]
+    defined: list[str] = []
+    for function in nodes_of(tree, ast.FunctionDef):
+        words = identifier_words(function.name)
+        if len(words) < 2 or words[0] not in VALIDATOR_WORDS:
+            continue  # a bare `validate` is every other class's method too
+        inner = list(ast.walk(function))
+        if (sum(isinstance(node, ast.Assert) for node in inner) >= ASSERT_VALIDATOR_MIN_ASSERTS
+                and not any(isinstance(node, ast.Raise) for node in inner)):
+            defined.append(function.name)
+    called = sorted({name for call in nodes_of(tree, ast.Call)
+                     if (name := _last_name(call.func))
+                     and (words := identifier_words(name)) and words[0] in VALIDATOR_WORDS})
+    return [defined, called]
+
+
+register_derived_fact(ASSERT_VALIDATORS, assert_validators)
