@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from codemods.assertions.assert_to_raise import INVARIANT_MESSAGE
 from codemods.assertions.assert_to_raise_edit import failure_test, string_literal
+from torchfix.model.test_code import is_copied_code
 
 _NO_CODE = cst.Module(body=[])
 
@@ -411,3 +412,17 @@ def test_a_component_is_confirmed_on_warm_runs_and_follows_its_callers(tmp_path,
     (package / "__init__.py").write_text(
         "from kit.block import Block\nfrom kit.model import Model\n")
     assert "kit/block.py:3:9" in cli("check", "--show-all", ".").stdout
+
+
+@pytest.mark.parametrize(("head", "copied"), [
+    ("# This file contains code copied from the DeepSeek-V3.2-Exp project.\n", True),
+    ("# Differences from https://huggingface.co/moonshotai/Kimi-K3/tree/main:\n", True),
+    ('"""Vendored from pip._vendor.packaging."""\n', True),
+    ("# Copied from transformers.models.llama.modeling_llama\n", True),
+    ("# Adapted from https://github.com/openai/CLIP\n", False),  # the project's own now
+    ("# Based on the PPO paper.\n", False),
+])
+def test_code_copied_from_another_project_is_known_by_its_head(head, copied):
+    assert is_copied_code(head + "import torch\n") is copied
+    # Only the head counts: a class annotated deep in a module is not the module's origin.
+    assert not is_copied_code("import torch\n" * 50 + head)

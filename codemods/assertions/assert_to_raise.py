@@ -20,7 +20,12 @@ from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import project_modules
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
-from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
+from torchfix.model.test_code import (
+    identifier_words,
+    is_copied_code,
+    is_example_code,
+    is_test_path,
+)
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
 from .components import COMPONENT
@@ -572,6 +577,7 @@ class _Decider:
         self._assert_validated: bool | None = None  # see _validates_with_asserts
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
+        self.copied_code = is_copied_code(file.text)
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
         # its BasicBlock not): its building blocks' config checks are tested alike.
         self.registers_classes = b"register_module" in file.text.encode() and any(
@@ -854,10 +860,10 @@ class _Decider:
 
     def _in_compiled_kernel(self, node: ast.Assert) -> bool:
         """Whether the assert is in a function a kernel compiler takes (`@triton.jit`,
-        `@cute.jit`, `@cute.kernel`, `@numba.njit`, `@wp.kernel`): its compiler turns the
-        assert into a device assert or a static check, and refuses a `raise` under a plain
-        `if` (CuTe DSL: UNSUP_EARLY_EXIT; round 15's liger-kernel). TorchScript and
-        torch.compile take a raise, so `torch.jit.*` does not count."""
+        `@cute.jit`, `@cute.kernel`, `@numba.njit`, `@wp.kernel`, `@torch.jit.script`):
+        its compiler turns the assert into a device assert, a static check or its own
+        error that -O does not strip, and CuTe DSL refuses a `raise` under a plain `if`
+        (UNSUP_EARLY_EXIT; round 15's liger-kernel)."""
         for ancestor in self.model.ancestors(node):
             if isinstance(ancestor, _FUNCTIONS) and any(
                     _kernel_decorator(self.model, decorator)
@@ -1113,6 +1119,9 @@ class _Decider:
             return
         if _always_false(node.test):
             yield ALWAYS_FAILS, False
+        if self.copied_code:
+            yield ("code copied from another project, as the module's head says: it keeps "
+                   "that project's form, to be kept in step with it"), True
         if self.example_code:
             # Left alone like an invariant: every fresh review called the converted
             # asserts of examples pointless, even as unsafe fixes (rounds 8 to 10).
@@ -2137,10 +2146,13 @@ def _failure_spellings(test: ast.expr) -> set[str]:
 def _kernel_decorator(model: SemanticModel, decorator: ast.expr) -> bool:
     """`@triton.jit`, `@triton.jit(...)`, `@cute.kernel`, `@numba.njit`, `@ti.kernel`: a
     decorator whose last name is `jit`, `njit` or `kernel`, from a package other than
-    torch (`torch.jit.script` takes a raise)."""
+    torch; and `@torch.jit.script`, whose compiled assert `python -O` never strips (the
+    caller gets `torch.jit.Error` either way: geoopt, round 17)."""
     if isinstance(decorator, ast.Call):
         decorator = decorator.func
     name = model.qualified_name(decorator) or ast.unparse(decorator)
+    if name == "torch.jit.script":
+        return True
     parts = name.split(".")
     return parts[-1] in KERNEL_DECORATORS and parts[0] != "torch"
 

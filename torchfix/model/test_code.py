@@ -68,3 +68,21 @@ def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
         or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
         or bool(_NOTEBOOK_CELL.search(text))
     )
+
+
+# What the head of a module says where its code was copied from another project, to be
+# kept in step with it: "This file contains code copied from the DeepSeek-V3.2-Exp
+# project", "Differences from https://huggingface.co/moonshotai/Kimi-K3" (llmcompressor's
+# model copies, round 17), "vendored from". Not "adapted from" or "based on": those files
+# are the project's own now.
+_COPIED_CODE = re.compile(
+    r"\b(?:code|file|module) (?:is |was )?copied (?:verbatim )?from\b|^\W*copied from\b"
+    r"|\bvendored from\b|\bdifferences from https?://", re.IGNORECASE | re.MULTILINE)
+COPIED_HEAD_LINES = 40
+
+
+def is_copied_code(text: str) -> bool:
+    """Whether the module says at its head (its first `COPIED_HEAD_LINES` lines) that its
+    code is copied from another project, whose form it keeps."""
+    head = "\n".join(text.splitlines()[:COPIED_HEAD_LINES])
+    return _COPIED_CODE.search(head) is not None
