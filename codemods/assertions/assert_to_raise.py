@@ -614,6 +614,10 @@ class _Decider:
                      else "FileNotFoundError" if self._is_path_check(node.test)
                      else "IndexError" if self._is_index_check(node.test, function)
                      else "ValueError")
+        if exception == "TypeError" and self._documents_value_error_only(function):
+            # pina's `:raises ValueError: If ``input_dim`` is not an integer.` over `assert
+            # isinstance(input_dim, int)`: raise what the function says it raises
+            exception = "ValueError"
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
                             raises_message=raised is not None,
                             whole_number_order=self._orders_whole_numbers(node.test, function))
@@ -987,6 +991,14 @@ class _Decider:
         if not project.is_built_distribution():
             return ""
         return project.derived(OPENMMLAB, str(project.root))
+
+    def _documents_value_error_only(self, function: _Function | None) -> bool:
+        """Whether the function's docstring documents raising ValueError and not
+        TypeError: its type checks then raise what it documents (round 17: pina)."""
+        if function is None:
+            return False
+        text = ast.get_docstring(function.node, clean=False) or ""
+        return documents(text, "ValueError") and not documents(text, "TypeError")
 
     def _validates_with_asserts(self) -> bool:
         """Whether this module calls one of the project's assert-based input validators
