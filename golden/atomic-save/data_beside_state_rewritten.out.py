@@ -69,12 +69,16 @@ class SwAV(nn.Module):
         self.queue = torch.load(self.queue_path)["queue"]
 
     def on_train_epoch_end(self):
-        _torchfix_atomic_save({"queue": self.queue}, self.queue_path)  # loaded back: resumed from
+        _torchfix_atomic_save(
+            {"queue": self.queue}, self.queue_path
+        )  # loaded back: resumed from
 
 
 class Trainer:
     def on_train_epoch_end(self):
-        _torchfix_atomic_save({"epoch": self.current_epoch, "solutions": self.solutions}, self.out)
+        _torchfix_atomic_save(
+            {"epoch": self.current_epoch, "solutions": self.solutions}, self.out
+        )
 
     def finish(self, net, ckpt_path):
         _torchfix_atomic_save((net.state_dict(), self.solutions), ckpt_path)
@@ -89,4 +93,6 @@ class Trainer:
 
 class SeriesDataSet:
     def save_checkpoint(self, results, fname):
-        _torchfix_atomic_save({"results": results}, fname)  # the function says checkpoint
+        _torchfix_atomic_save(
+            {"results": results}, fname
+        )  # the function says checkpoint

@@ -100,4 +100,6 @@ def save_or_fall_back(model, checkpoint_dir):
     try:
         model.save_pretrained(checkpoint_dir)
     except AttributeError:
-        _torchfix_atomic_save(model.state_dict(), os.path.join(checkpoint_dir, "model.pt"))
+        _torchfix_atomic_save(
+            model.state_dict(), os.path.join(checkpoint_dir, "model.pt")
+        )

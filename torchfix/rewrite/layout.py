@@ -250,11 +250,12 @@ def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
 
 
 def _exceeds(file: FileContext, limit: int) -> bool:
-    """Whether a line of code (not a comment, a string over lines or a `noqa` line, which
-    formatters leave long) is longer than `limit`."""
+    """Whether a line of code (not a comment, a line holding a string, a string over
+    lines or a `noqa` line, which formatters leave long: black cannot wrap deepinv's
+    90-column error message, round 17) is longer than `limit`."""
     long = {number for number, line in enumerate(file.lines, 1)
             if len(line.rstrip("\r\n")) > limit and not line.lstrip().startswith("#")
-            and "noqa" not in line}
+            and "noqa" not in line and "'" not in line and '"' not in line}
     if not long:
         return False
     for node in ast.walk(file.tree):

@@ -79,4 +79,6 @@ def save_checkpoint(model, optimizer, step, config: RunConfig):
 
 
 def save_best(model, config: RunConfig):
-    _torchfix_atomic_save(model.state_dict(), os.path.join(config.output_dir, "best.pt"))
+    _torchfix_atomic_save(
+        model.state_dict(), os.path.join(config.output_dir, "best.pt")
+    )

@@ -28,4 +28,6 @@ class Experiment:
         return self
 
     def load_policy(self, path: str) -> None:
-        self.policy.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        self.policy.load_state_dict(
+            torch.load(path, map_location="cpu", weights_only=True)
+        )
