@@ -7,3 +7,13 @@ def test_load(model, tmp_path):
 
 def test_short(model, path):
     model.load_state_dict(torch.load(path))
+
+
+class SCUNet(torch.nn.Module):
+    def load_pretrained(self, pretrained: str) -> None:
+        if pretrained:
+            if pretrained.startswith("http"):
+                ckpt = None
+            else:
+                ckpt = torch.load(pretrained, map_location=lambda storage, loc: storage)
+            self.load_state_dict(ckpt, strict=True)

@@ -362,12 +362,19 @@ def _top_level_elements(body: str) -> list[str] | None:
         return None
     depth = 0
     cuts = [-1]
+    lambda_parameters = False  # `lambda storage, loc: storage`: its commas are its own
     for token in tokens:
         if token.type == tokenize.OP and token.string in _OPENING:
             depth += 1
         elif token.type == tokenize.OP and token.string in _CLOSING:
             depth -= 1
-        elif depth == 0 and token.type == tokenize.OP and token.string == ",":
+        elif depth == 0 and token.type == tokenize.NAME and token.string == "lambda":
+            lambda_parameters = True
+        elif depth == 0 and lambda_parameters and token.type == tokenize.OP \
+                and token.string == ":":
+            lambda_parameters = False
+        elif depth == 0 and not lambda_parameters and token.type == tokenize.OP \
+                and token.string == ",":
             cuts.append(token.start[1])
     if len(cuts) == 1:
         return None
