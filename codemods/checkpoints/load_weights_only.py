@@ -6,6 +6,7 @@ import ast
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
@@ -184,7 +185,14 @@ class LoadWeightsOnly(Codemod):
             override = (file.project.derived(STATE_DICT_OVERRIDES, str(file.project.root))
                         if only_weights and not _loads_optimizer_state(model, call) else "")
             custom = _custom_loader(file, loaders) if only_weights else None
-            if custom is not None:
+            trusted = _loaded_as_trusted(file, call) if only_weights else None
+            if trusted is not None:
+                yield Finding(call, "pass weights_only=True to torch.load if the file holds "
+                              "tensors and plain containers only (the default since torch "
+                              f"2.6): the project loads `{trusted[0]}` with "
+                              f"weights_only=False at {trusted[1]}, as a file holding more",
+                              Safety.UNSAFE, fix)
+            elif custom is not None:
                 yield Finding(call, "pass weights_only=True to torch.load if the file holds "
                               "tensors and plain containers only (the default since torch "
                               f"2.6): the project's own {custom}() takes what it loads, and "
@@ -596,6 +604,27 @@ def _is_load_state_dict(call: ast.AST) -> bool:
             and call.func.attr in ("load_state_dict", "set_state_dict"))
 
 
+def _loaded_as_trusted(file: FileContext, call: ast.Call) -> tuple[str, str] | None:
+    """(path, where) where the load reads an attribute of `self` (`self.ckpt_pretrained`)
+    that another load of the project reads with `weights_only=False`: deepinv's
+    AdversarialTrainer loads the checkpoint its base Trainer loads as a trusted file
+    holding custom objects (round 17)."""
+    if not call.args or not _is_self_attribute(call.args[0]):
+        return None
+    spelled = ast.unparse(call.args[0])
+    project = file.project
+    for entry in project.derived(TRUSTED_LOADS, str(project.root)).splitlines():
+        path, _, where = entry.partition("\t")
+        if path == spelled:
+            return spelled, where
+    return None
+
+
+def _is_self_attribute(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == "self")
+
+
 def _custom_loader(file: FileContext, loaders: list[ast.Call]) -> str | None:
     """`Experiment.load_state_dict` where one of the `load_state_dict` calls the loaded
     value reaches is a method the project defines on a class that is not a module
@@ -742,3 +771,57 @@ def _state_dict_override(path: Path) -> str:
 
 
 register_derived_fact(STATE_DICT_OVERRIDES, state_dict_overrides)
+
+
+# A project-wide fact: the `self.<attribute>` paths the project's modules load with
+# `weights_only=False`, one "<path>\t<module>:<line>" a line ("" for none).
+TRUSTED_LOADS = "load-weights-only/trusted-loads"
+
+
+def trusted_loads(project: Project, root: str) -> str:
+    """The `self.<attribute>` paths loaded with `weights_only=False` below `root`."""
+    memo = project.memo(TRUSTED_LOADS.replace("/", "-"))
+    found: dict[str, str] = {}
+    for path in project_modules(root):
+        entries = (_trusted_loads_in(path) if memo is None
+                   else memo.result(path, str(path), _trusted_loads_in))
+        for spelled, line in entries:
+            found.setdefault(spelled, f"{os.path.relpath(path, root)}:{line}")
+    if memo is not None:
+        memo.save()
+    return "\n".join(f"{spelled}\t{where}" for spelled, where in sorted(found.items()))
+
+
+def _trusted_loads_in(path: Path) -> list[list[Any]]:
+    """[path spelling, line] of each `torch.load(self.x, ..., weights_only=False)`."""
+    try:
+        source = path.read_bytes()
+    except OSError:
+        return []
+    if b"weights_only=False" not in source:
+        return []
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    found: list[list[Any]] = []
+    for function in [tree, *nodes_of(tree, ast.FunctionDef)]:
+        # `path = self.ckpt_pretrained` then `torch.load(path, ...)`: deepinv's Trainer
+        aliases = {target.id: statement.value for statement in ast.walk(function)
+                   if isinstance(statement, ast.Assign) and _is_self_attribute(statement.value)
+                   for target in statement.targets if isinstance(target, ast.Name)}
+        for call in ast.walk(function):
+            if not (isinstance(call, ast.Call) and call.args
+                    and isinstance(call.func, ast.Attribute) and call.func.attr == "load"
+                    and any(k.arg == "weights_only" and isinstance(k.value, ast.Constant)
+                            and k.value.value is False for k in call.keywords)):
+                continue
+            source = call.args[0]
+            if isinstance(source, ast.Name):
+                source = aliases.get(source.id, source)
+            if _is_self_attribute(source):
+                found.append([ast.unparse(source), call.lineno])
+    return found
+
+
+register_derived_fact(TRUSTED_LOADS, trusted_loads)

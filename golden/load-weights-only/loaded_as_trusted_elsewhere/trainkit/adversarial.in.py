@@ -1,0 +1,13 @@
+import torch
+
+from .trainer import Trainer
+
+
+class AdversarialTrainer(Trainer):
+    def setup(self, discriminator):
+        if self.ckpt_pretrained is not None:
+            checkpoint = torch.load(self.ckpt_pretrained)
+            discriminator.load_state_dict(checkpoint["state_dict_D"])
+
+    def load_discriminator(self, discriminator, path):
+        discriminator.load_state_dict(torch.load(path)["state_dict_D"])
