@@ -18,7 +18,7 @@ from pathlib import Path
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.expected_errors import Expectation, Reached
 from torchfix.model.project import Project, register_derived_fact
-from torchfix.model.scan_memo import project_modules
+from torchfix.model.scan_memo import parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
 from torchfix.model.test_code import (
     identifier_words,
@@ -2384,14 +2384,8 @@ def _under_conditional_expression(node: ast.AST, statement: ast.stmt) -> bool:
 
 def _next_statement(model: SemanticModel, node: ast.stmt) -> ast.stmt | None:
     """The statement right after `node` in the same block; None where it is the last."""
-    parent = next(iter(model.ancestors(node)), None)
-    for field in ("body", "orelse", "finalbody", "handlers"):
-        block = getattr(parent, field, None)
-        if isinstance(block, list):
-            for index, statement in enumerate(block):
-                if statement is node:
-                    return block[index + 1] if index + 1 < len(block) else None
-    return None
+    following = _following_statements(model, node)
+    return following[0] if following else None
 
 
 def _reraises(handler: ast.ExceptHandler) -> bool:
@@ -2498,16 +2492,9 @@ def openmmlab_modules(project: Project, root: str) -> str:
 
 def _imports_openmmlab(path: Path) -> int:
     """1 where the module imports mmengine or mmcv (at any depth), else 0."""
-    try:
-        source = path.read_bytes()
-    except OSError:
-        return 0
-    if b"mmengine" not in source and b"mmcv" not in source:
-        return 0  # most modules: no parse
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return 0
+    tree = parse_if_mentions(path, b"mmengine", b"mmcv")
+    if tree is None:
+        return 0  # most modules: not parsed
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -2543,16 +2530,9 @@ def assert_validators(project: Project, root: str) -> str:
 
 def _validator_part(path: Path) -> list[list[str]]:
     """[validators the module defines with asserts alone, validator names it calls]."""
-    try:
-        source = path.read_bytes()
-    except OSError:
-        return [[], []]
-    if not any(word.encode() in source for word in VALIDATOR_WORDS):
-        return [[], []]  # most modules: no parse
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return [[], []]
+    tree = parse_if_mentions(path, *(word.encode() for word in VALIDATOR_WORDS))
+    if tree is None:
+        return [[], []]  # most modules: not parsed
     defined: list[str] = []
     for function in nodes_of(tree, ast.FunctionDef):
         words = identifier_words(function.name)

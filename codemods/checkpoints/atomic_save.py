@@ -17,6 +17,7 @@ from torchfix.model.ast_index import nodes_of
 from torchfix.model.formatter import FormatterSettings
 from torchfix.model.module_names import ModuleName
 from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import parse_if_mentions
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import (
@@ -2336,15 +2337,8 @@ def own_savers(project: Project, root: str) -> str:
 
 def _defined_savers(path: Path) -> list[str]:
     """The names of `LIBRARY_SAVERS` the module at `path` defines functions of."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []
-    if b"def save_" not in data:
-        return []
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+    tree = parse_if_mentions(path, b"def save_")
+    if tree is None:
         return []
     found = set()
     for owner in ast.walk(tree):

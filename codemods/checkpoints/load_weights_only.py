@@ -10,7 +10,7 @@ from typing import Any
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
-from torchfix.model.scan_memo import project_modules
+from torchfix.model.scan_memo import parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.rewrite.contract import (
     AddKeyword,
@@ -747,15 +747,8 @@ def state_dict_overrides(project: Project, root: str) -> str:
 
 def _state_dict_override(path: Path) -> str:
     """The module class of `path` that defines `state_dict` (`Name:line`), else ""."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return ""
-    if b"def state_dict(" not in data:
-        return ""
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+    tree = parse_if_mentions(path, b"def state_dict(")
+    if tree is None:
         return ""
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
@@ -794,15 +787,8 @@ def trusted_loads(project: Project, root: str) -> str:
 
 def _trusted_loads_in(path: Path) -> list[list[Any]]:
     """[path spelling, line] of each `torch.load(self.x, ..., weights_only=False)`."""
-    try:
-        source = path.read_bytes()
-    except OSError:
-        return []
-    if b"weights_only=False" not in source:
-        return []
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parse_if_mentions(path, b"weights_only=False")
+    if tree is None:
         return []
     found: list[list[Any]] = []
     for function in [tree, *nodes_of(tree, ast.FunctionDef)]:

@@ -11,6 +11,7 @@ cannot be read, or that an older torchfix wrote, is an empty one.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -213,3 +214,19 @@ class FactMemo:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
                 raise
+
+
+def parse_if_mentions(path: Path, *needles: bytes) -> ast.Module | None:
+    """The module at `path` parsed with CPython's `ast`, where its text holds one of
+    `needles` (every needle, where none is given); None where it holds none, cannot be
+    read or does not parse. The project-wide scans skip most modules on the bytes alone."""
+    try:
+        source = path.read_bytes()
+    except OSError:
+        return None
+    if needles and not any(needle in source for needle in needles):
+        return None
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
