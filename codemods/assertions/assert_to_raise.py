@@ -575,6 +575,7 @@ class _Decider:
         self._expectations: tuple[Expectation, ...] | None = None
         self._assertion_error_documenter: str | None = None  # "": none; see its method
         self._assert_validated: bool | None = None  # see _validates_with_asserts
+        self._openmmlab_modules: str | None = None  # see _openmmlab
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         self.copied_code = is_copied_code(file.text)
@@ -987,10 +988,11 @@ class _Decider:
     def _openmmlab(self) -> str:
         """"N of M" where the project is an OpenMMLab one unpacked from an sdist or wheel
         (see `OPENMMLAB_SHARE`), else "". In a repository its tests decide."""
-        project = self.file.project
-        if not project.is_built_distribution():
-            return ""
-        return project.derived(OPENMMLAB, str(project.root))
+        if self._openmmlab_modules is None:
+            project = self.file.project
+            self._openmmlab_modules = (project.derived(OPENMMLAB, str(project.root))
+                                       if project.is_built_distribution() else "")
+        return self._openmmlab_modules
 
     def _documents_value_error_only(self, function: _Function | None) -> bool:
         """Whether the function's docstring documents raising ValueError and not

@@ -218,8 +218,8 @@ class FactMemo:
 
 def parse_if_mentions(path: Path, *needles: bytes) -> ast.Module | None:
     """The module at `path` parsed with CPython's `ast`, where its text holds one of
-    `needles` (every needle, where none is given); None where it holds none, cannot be
-    read or does not parse. The project-wide scans skip most modules on the bytes alone."""
+    `needles` (any text, where none is given); None where it holds none of them, cannot
+    be read or does not parse. The project-wide scans skip most modules on the bytes."""
     try:
         source = path.read_bytes()
     except OSError:
