@@ -1051,9 +1051,29 @@ class _Facts:
                 bool(set(identifier_words(node.id)) & HANDLE_WORDS)
                 or self.name_kind(node) is NameKind.FILE
                 or self._guarded_as_file(node, call)
+                or self._bound_as_file_just_before(node, call)
             )
         if isinstance(node, ast.Attribute):
             return bool(set(identifier_words(node.attr)) & HANDLE_WORDS)
+        return False
+
+    def _bound_as_file_just_before(self, name: ast.Name, call: ast.Call) -> bool:
+        """`buffer = io.BytesIO()` on the statement right before the save, in the same
+        block: the name holds a buffer there, whatever its other bindings hold
+        (megatron-core's `state = torch.frombuffer(...)` in the other branch, round 18)."""
+        statement = self.model.statement(call)
+        parent = self.model.parent(statement) if statement is not None else None
+        for block_name in ("body", "orelse", "finalbody"):
+            block = getattr(parent, block_name, None)
+            if not isinstance(block, list):
+                continue
+            index = next((i for i, s in enumerate(block) if s is statement), None)
+            if index:
+                before = block[index - 1]
+                return (isinstance(before, ast.Assign) and len(before.targets) == 1
+                        and isinstance(before.targets[0], ast.Name)
+                        and before.targets[0].id == name.id
+                        and self._value_kind(before.value, frozenset()) is NameKind.FILE)
         return False
 
     def _temporary_from_callers(self, destination: ast.expr, call: ast.Call) -> bool:

@@ -46,3 +46,12 @@ def persist(state, f):
 
 def save_through_writer(state, path, factory):
     torch.save(state, factory.create_writer(path))
+
+
+def serialize_extra_state(state, new_format: bool):
+    if new_format:
+        state_serialized = torch.frombuffer(bytearray(b"state"), dtype=torch.uint8)
+    else:
+        state_serialized = io.BytesIO()
+        torch.save(state, state_serialized)  # a buffer here, whatever the other branch holds
+    return state_serialized
