@@ -219,6 +219,10 @@ MATCHED_WORDS = 3
 # Parameters that carry the user's choices: `assert cfg.device is not None` checks input.
 # A comment on the assert's line or the line above that says it is there for the type
 # checker: `assert mesh is not None  # For type checking, set in State.__init__`.
+# A comment calling asserts temporary debugging: "remove these asserts", "debug assert".
+DEBUGGING_COMMENT = re.compile(
+    r"#.*(?:\bremove (?:these|this|the) asserts?\b|\bdebug(?:ging)? asserts?\b"
+    r"|\btemporary asserts?\b)", re.IGNORECASE)
 TYPE_CHECKER_COMMENT = re.compile(
     r"#.*(?:\btype[- ]?check|\bmypy\b|\bpyright\b|\bpyre\b|\bnarrow|\btyping\b"
     r"|\btype[- ]?hint)",
@@ -1193,6 +1197,9 @@ class _Decider:
         if isinstance(narrowed, ast.Attribute):
             yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                    "narrow its type: state handed in, more likely than user input"), True
+        if self._debugging_comment(node):
+            yield ("a comment calls it a temporary debugging check, to be removed: not an "
+                   "input check to keep"), True
         if self._type_checker_comment(node):
             yield ("a comment says the assert is there for the type checker: it narrows a "
                    "type, not a check of input"), True
@@ -1388,13 +1395,24 @@ class _Decider:
     def _type_checker_comment(self, node: ast.Assert) -> bool:
         """A comment on the assert's first or last line, or alone on the line above it,
         that names the type checker (`# For type checking`, `# mypy`, `# narrow`)."""
+        return any(TYPE_CHECKER_COMMENT.search(line) for line in self._comment_lines(node))
+
+    def _debugging_comment(self, node: ast.Assert) -> bool:
+        """A comment there that calls the asserts temporary debugging (megatron-core's
+        `# todo: @lmcafee, remove these asserts?`, round 18): made to be deleted, not
+        hardened into raises."""
+        return any(DEBUGGING_COMMENT.search(line) for line in self._comment_lines(node))
+
+    def _comment_lines(self, node: ast.Assert) -> list[str]:
+        """The assert's first and last lines, and the line above it where that is a
+        comment alone."""
         lines = self.file.text.splitlines()
         end = node.end_lineno or node.lineno
         candidates = [lines[number - 1] for number in {node.lineno, end}
                       if 0 < number <= len(lines)]
         if node.lineno >= 2 and lines[node.lineno - 2].lstrip().startswith("#"):
             candidates.append(lines[node.lineno - 2])
-        return any(TYPE_CHECKER_COMMENT.search(line) for line in candidates)
+        return candidates
 
     def _narrowing_reason(self, narrowed: ast.expr, form: ast.expr, node: ast.Assert,
                           function: _Function) -> str | None:

@@ -7,3 +7,9 @@ def schedule(step, warmup, total):
     assert step >= 0, f"Internal error: step {step} went negative"
     assert total < 10**9, "debug builds cap the total"
     return min(1.0, step / max(1, warmup))
+
+
+def update_requests(request_ids, total_request_count: int):
+    # todo: remove these asserts?
+    assert len(request_ids) <= total_request_count, "too many requests"
+    return request_ids

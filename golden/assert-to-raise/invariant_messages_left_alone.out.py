@@ -8,3 +8,9 @@ def schedule(step, warmup, total):
     if not (total < 10**9):
         raise ValueError("debug builds cap the total")
     return min(1.0, step / max(1, warmup))
+
+
+def update_requests(request_ids, total_request_count: int):
+    # todo: remove these asserts?
+    assert len(request_ids) <= total_request_count, "too many requests"
+    return request_ids
