@@ -1577,19 +1577,13 @@ class _Decider:
     def _always_before(self, node: ast.Assert, function: _Function) -> Iterator[ast.stmt]:
         """The statements that always run before the assert in its function: the earlier
         statements of its block and of each block around it, up to the function's body."""
-        child: ast.AST = node
-        for ancestor in self.model.ancestors(node):
-            for field_name in ("body", "orelse", "finalbody"):
-                block = getattr(ancestor, field_name, None)
-                if not isinstance(block, list):
-                    continue
-                index = next((i for i, statement in enumerate(block) if statement is child),
-                             None)
-                if index is not None:
-                    yield from block[:index]
-            if ancestor is function.node:
-                return
-            child = ancestor
+        child: ast.AST | None = node
+        while child is not None and child is not function.node:
+            found = self.model.block_of(child)
+            if found is not None and not isinstance(child, ast.ExceptHandler):
+                block, index = found  # an earlier except clause never runs before
+                yield from block[:index]
+            child = self.model.parent(child)
 
     def _guarded_before(self, node: ast.Assert, function: _Function) -> int | None:
         """The line of an `if` that always runs before the assert, tests exactly the
@@ -2374,14 +2368,8 @@ def _imports_test_framework(tree: ast.Module) -> bool:
 
 def _following_statements(model: SemanticModel, node: ast.stmt) -> list[ast.stmt]:
     """The statements after `node` in the same block."""
-    parent = next(iter(model.ancestors(node)), None)
-    for field in ("body", "orelse", "finalbody", "handlers"):
-        block = getattr(parent, field, None)
-        if isinstance(block, list):
-            for index, statement in enumerate(block):
-                if statement is node:
-                    return block[index + 1:]
-    return []
+    found = model.block_of(node)
+    return found[0][found[1] + 1:] if found is not None else []
 
 
 def _under_conditional_expression(node: ast.AST, statement: ast.stmt) -> bool:

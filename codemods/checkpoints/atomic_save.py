@@ -1062,19 +1062,14 @@ class _Facts:
         block: the name holds a buffer there, whatever its other bindings hold
         (megatron-core's `state = torch.frombuffer(...)` in the other branch, round 18)."""
         statement = self.model.statement(call)
-        parent = self.model.parent(statement) if statement is not None else None
-        for block_name in ("body", "orelse", "finalbody"):
-            block = getattr(parent, block_name, None)
-            if not isinstance(block, list):
-                continue
-            index = next((i for i, s in enumerate(block) if s is statement), None)
-            if index:
-                before = block[index - 1]
-                return (isinstance(before, ast.Assign) and len(before.targets) == 1
-                        and isinstance(before.targets[0], ast.Name)
-                        and before.targets[0].id == name.id
-                        and self._value_kind(before.value, frozenset()) is NameKind.FILE)
-        return False
+        found = self.model.block_of(statement) if statement is not None else None
+        if found is None or not found[1]:
+            return False
+        block, index = found
+        before = block[index - 1]
+        return (isinstance(before, ast.Assign) and len(before.targets) == 1
+                and isinstance(before.targets[0], ast.Name) and before.targets[0].id == name.id
+                and self._value_kind(before.value, frozenset()) is NameKind.FILE)
 
     def _temporary_from_callers(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the destination is built from a parameter that every caller in this
@@ -1901,16 +1896,12 @@ class _Facts:
         statement = self.model.statement(call)
         if not isinstance(statement, (ast.Expr, ast.Assign, ast.Return)):
             return False
-        parent = self.model.parent(statement)
-        for name in ("body", "orelse", "finalbody"):
-            siblings = getattr(parent, name, None)
-            if not isinstance(siblings, list):
-                continue
-            for index, sibling in enumerate(siblings):
-                if sibling is statement:
-                    return (0 < index < len(siblings) - 1 and _reads_timer(siblings[index - 1])
-                            and _reads_timer(siblings[index + 1]))
-        return False
+        found = self.model.block_of(statement)
+        if found is None:
+            return False
+        siblings, index = found
+        return (0 < index < len(siblings) - 1 and _reads_timer(siblings[index - 1])
+                and _reads_timer(siblings[index + 1]))
 
     # -- what a name holds ---------------------------------------------------------------
 

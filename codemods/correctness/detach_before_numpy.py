@@ -993,9 +993,9 @@ class _Tensors:
         use_statement = self.model.statement(use)
         for node in [use_statement, *self.model.ancestors(use)] if use_statement else []:
             if self.model.parent(node) is parent and isinstance(node, ast.stmt):
-                body = _block_of(parent, statement)
-                return body is not None and node in body and \
-                    body.index(node) > body.index(statement)  # type: ignore[arg-type]
+                found = self.model.block_of(statement)
+                return found is not None and node in found[0] and \
+                    found[0].index(node) > found[1]
         return False
 
     def _attribute_kind(self, attribute: ast.Attribute, depth: int) -> Grad:
@@ -1374,17 +1374,6 @@ def _agree(kinds: list[Grad]) -> Grad:
     if Grad.UNKNOWN in found:
         return Grad.UNKNOWN
     return Grad.TENSOR
-
-
-def _block_of(parent: ast.AST | None, statement: ast.stmt) -> list[ast.stmt] | None:
-    """The statement list of `parent` that holds `statement`."""
-    if parent is None:
-        return None
-    for field in ("body", "orelse", "finalbody", "handlers"):
-        block = getattr(parent, field, None)
-        if isinstance(block, list) and any(s is statement for s in block):
-            return block
-    return None
 
 
 # Integer and boolean tensor types, by the last part of an annotation's name: torch's own

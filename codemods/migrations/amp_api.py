@@ -743,12 +743,8 @@ class _Planner:
 
     def _siblings(self, statement: ast.stmt) -> list[ast.stmt] | None:
         """The statement list (body, else, finally...) that holds the statement."""
-        parent = self.model.parent(statement)
-        for name in ("body", "orelse", "finalbody"):
-            siblings = getattr(parent, name, None)
-            if isinstance(siblings, list) and any(s is statement for s in siblings):
-                return siblings
-        return None
+        found = self.model.block_of(statement)
+        return found[0] if found is not None else None
 
     def _alone_on_its_lines(self, statement: ast.stmt, siblings: list[ast.stmt]) -> bool:
         """Not `a = 1; import x`, nor `if c: import x`."""

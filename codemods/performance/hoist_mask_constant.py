@@ -1240,12 +1240,8 @@ def _ancestors_in(model: SemanticModel, node: ast.AST, stop: ast.AST) -> Iterato
 
 def _block_of(model: SemanticModel, statement: ast.stmt) -> list[ast.stmt]:
     """The statements of the block that holds `statement`."""
-    parent = model.parent(statement)
-    for block_name in ("body", "orelse", "finalbody"):
-        block = getattr(parent, block_name, None)
-        if isinstance(block, list) and any(other is statement for other in block):
-            return block
-    return []
+    found = model.block_of(statement)
+    return found[0] if found is not None else []
 
 
 def _alone_and_followed(model: SemanticModel, statement: ast.stmt) -> bool:

@@ -50,6 +50,10 @@ class BindingKind(enum.Enum):
     TYPE_PARAMETER = "type-parameter"  # def f[T](...)
 
 
+# The fields of a node that hold a list of statements (or, for `handlers`, of a try's
+# except clauses): what `SemanticModel.block_of` looks in.
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
+
 @dataclass(eq=False)
 class Binding:
     """One place where a name is bound."""
@@ -146,6 +150,19 @@ class SemanticModel:
         while current is not None:
             yield current
             current = self._parents.get(id(current))
+
+    def block_of(self, node: ast.AST) -> tuple[list[Any], int] | None:
+        """The list that holds `node` in its parent (a body, an `else`, a `finally`, a
+        `try`'s handlers) and its index there; None for a node held otherwise (an
+        expression, a `case`)."""
+        parent = self._parents.get(id(node))
+        for field_name in _BLOCK_FIELDS:
+            block = getattr(parent, field_name, None)
+            if isinstance(block, list):
+                for index, item in enumerate(block):
+                    if item is node:
+                        return block, index
+        return None
 
     def statement(self, node: ast.AST) -> ast.stmt | None:
         """The innermost statement holding `node` (the node itself if it is one)."""

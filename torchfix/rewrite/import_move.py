@@ -46,14 +46,10 @@ class Move:
 
 def import_block(file: FileContext, node: ast.stmt) -> list[ast.stmt] | None:
     """The run of import statements `node` is part of (in its module or block body)."""
-    parent = file.semantic.parent(node)
-    for field in ("body", "orelse", "finalbody"):
-        body = getattr(parent, field, None)
-        if isinstance(body, list) and any(statement is node for statement in body):
-            break
-    else:
+    found = file.semantic.block_of(node)
+    if found is None:
         return None
-    index = next(i for i, statement in enumerate(body) if statement is node)
+    body, index = found
     start = end = index
     while start > 0 and isinstance(body[start - 1], (ast.Import, ast.ImportFrom)):
         start -= 1
