@@ -27,6 +27,7 @@ from torchfix.model.test_code import (
     is_test_path,
 )
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+from torchfix.rewrite.layout import keeps_long_code_lines
 
 from .components import COMPONENT
 from .raises_doc import (
@@ -70,6 +71,9 @@ class Layout:
     # yapf's layout: a call split over lines keeps its closing bracket after the last
     # argument, and continued string parts align after the opening one
     hugs_closing_bracket: bool = False
+    # A raise as long as the assert it replaces stays on one line: the assert carries
+    # `noqa`, or no formatter runs and the file keeps lines of code past the length
+    long_lines_kept: bool = False
 
 
 @dataclass(frozen=True)
@@ -729,7 +733,19 @@ class _Decider:
                       self._continued_comment(node, line_length),
                       settings.enables("COM812", path) or settings.enables("C812", path),
                       raises_doc, undocumented, settings.formatter,
-                      settings.hugs_closing_bracket)
+                      settings.hugs_closing_bracket,
+                      self._keeps_long_lines(node, settings.formatter, line_length))
+
+    def _keeps_long_lines(self, node: ast.Assert, formatter: str | None,
+                          line_length: int) -> bool:
+        """Whether a raise may be as long as the assert it replaces: a formatter splits a
+        long raise at its brackets (black, mistral-inference's and torchode's 88 and 120,
+        round 18), so only an assert whose `noqa` keeps it long, or a file that keeps
+        long lines of code with no formatter, keeps a long raise."""
+        span = self.file.span(node)
+        if any("noqa" in line for line in self.file.lines[span.line - 1:span.end_line]):
+            return True
+        return formatter is None and keeps_long_code_lines(self.file, line_length)
 
     def _raises_doc(self, node: ast.Assert, decision: Decision, function: _Function | None
                     ) -> tuple[tuple[str, str] | None, str | None]:

@@ -256,8 +256,9 @@ class AssertToRaiseEditor(Editor):
             if decision.layout.trailing_comma:
                 call = _with_trailing_comma(call)
             return [cst.SimpleStatementLine(body=[cst.Raise(exc=call)])]
-        call = self._exception_call(assertion, decision, indent + len(f"{variable} = "),
-                                    fit=False)
+        # Measured as `raise E(<message>)` is: `<variable> = <message>` at the same column
+        shift = len(f"{variable} = ") - len(f"raise {decision.exception}()")
+        call = self._exception_call(assertion, decision, indent + shift, fit=False)
         (argument,) = call.args
         value = argument.value
         if "\n" in _NO_CODE.code_for_node(call) and not isinstance(value, cst.SimpleString):
@@ -414,10 +415,13 @@ class AssertToRaiseEditor(Editor):
             return call
         if "\n" in single:  # the message keeps its own layout
             return self._fitted(call, assertion, indent, line_length, fit)
-        longest_before = max(
-            len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
-        )
-        limit = max(line_length, indent + longest_before)
+        limit = line_length
+        if decision.layout.long_lines_kept:
+            # A file that keeps long lines without a formatter: as long as the assert
+            longest_before = max(
+                len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
+            )
+            limit = max(line_length, indent + longest_before)
         if indent + len(single) <= limit:
             return call
         return self._fitted(_exploded(call, unit), assertion, indent, line_length, fit)
@@ -481,10 +485,7 @@ class AssertToRaiseEditor(Editor):
                 return call
             exploded = call
         else:
-            longest_before = max(
-                len(line) for line in _NO_CODE.code_for_node(assertion).splitlines()
-            )
-            if indent + len(single) <= max(line_length, indent + longest_before):
+            if indent + len(single) <= line_length:
                 return call
             exploded = _hugged(_exploded(call, unit), indent, line_length)
         # `"text {}".format(x)`: the text is split, `.format(x)` follows its last part

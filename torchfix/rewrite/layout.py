@@ -148,7 +148,7 @@ def _split(file: FileContext, node: ast.AST, number: int, end: int, new: str,
     olds = [file.lines[n - 1].rstrip("\r\n") for n in range(number, end + 1)]
     old = olds[0]
     limit = line_length(file)
-    if file.project.formatter_line_length() is None and _exceeds(file, limit):
+    if file.project.formatter_line_length() is None and keeps_long_code_lines(file, limit):
         return None  # no configured line length, and the file does not keep to 88
     if any(len(line) > limit or "\\" in line for line in olds) or len(new) <= limit \
             or PRAGMA.search(olds[0]) or PRAGMA.search(olds[-1]):
@@ -249,7 +249,7 @@ def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
     return file.source(argument)
 
 
-def _exceeds(file: FileContext, limit: int) -> bool:
+def keeps_long_code_lines(file: FileContext, limit: int) -> bool:
     """Whether a line of code (not a comment, a line holding a string, a string over
     lines or a `noqa` line, which formatters leave long: black cannot wrap deepinv's
     90-column error message, round 17) is longer than `limit`."""
@@ -447,7 +447,7 @@ def _exploded_body(file: FileContext, call: ast.Call, argument: str) -> str | No
     head, body_line, last = (file.lines[n - 1].rstrip("\r\n")
                              for n in range(span.line, span.end_line + 1))
     limit = line_length(file)
-    if file.project.formatter_line_length() is None and _exceeds(file, limit):
+    if file.project.formatter_line_length() is None and keeps_long_code_lines(file, limit):
         return None  # no configured line length, and the file does not keep to 88
     source = file.source(call)
     if not head.endswith("(") or last.strip()[:1] != ")" or _has_comment(source) \

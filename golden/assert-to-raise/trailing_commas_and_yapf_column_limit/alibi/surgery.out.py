@@ -5,7 +5,8 @@ def bert_embedding_converter(module: torch.nn.Module, max_sequence_length: int) 
     if not isinstance(module, (torch.nn.Embedding, torch.nn.EmbeddingBag)):
         raise TypeError('expected isinstance(module, (torch.nn.Embedding, torch.nn.EmbeddingBag))')
     if max_sequence_length <= 0:
-        raise ValueError('max_sequence_length must be positive, so that the position ids can be expanded')
+        raise ValueError(
+            'max_sequence_length must be positive, so that the position ids can be expanded')
     return module
 
 
