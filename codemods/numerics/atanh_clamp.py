@@ -88,7 +88,9 @@ class AtanhClamp(Codemod):
     whose bound is not a literal or a constant of the project (`1 - eps` with `eps =
     torch.finfo(x.dtype).eps`, a parameter) are left alone; a clamp of an expression
     other than a name or attribute is reported (its dtype cannot be named without
-    computing it twice).
+    computing it twice). A correction of a tanh computed right there (`torch.tanh(raw)`,
+    a name bound only to one) is left alone: it never drops below 0, so `+ eps` keeps it
+    finite, and a clamp would zero its gradient where the action saturates.
     """
 
     name = "atanh-clamp"
@@ -319,6 +321,8 @@ def _log_finding(file: FileContext, call: ast.Call) -> Finding | None:
             and _value(model, difference.left) == 1.0 and _is_square(model, difference.right)
             and _is_epsilon(model, eps)):
         return None
+    if _is_tanh(model, _squared(model, difference.right)):
+        return None  # 1 - tanh(u)**2 is never below 0: `+ eps` keeps it finite
     spelling = torch_name(model, call)
     if spelling is None:
         return None
@@ -345,6 +349,38 @@ def _is_square(model: SemanticModel, expr: ast.expr) -> bool:
             if expr.func.attr == "pow" and len(expr.args) == 1:
                 return _value(model, expr.args[0]) == 2.0
     return False
+
+
+def _squared(model: SemanticModel, expr: ast.expr) -> ast.expr | None:
+    """What an `_is_square` expression squares."""
+    if isinstance(expr, ast.BinOp):
+        return expr.left
+    if isinstance(expr, ast.Call):
+        if model.qualified_name(expr.func) in ("torch.pow", "torch.square"):
+            return expr.args[0] if expr.args else None
+        if isinstance(expr.func, ast.Attribute):
+            return expr.func.value
+    return None
+
+
+def _is_tanh(model: SemanticModel, expr: ast.expr | None) -> bool:
+    """`torch.tanh(u)`, `F.tanh(u)`, `u.tanh()`, or a local name every binding of which is
+    one: SAC's fresh squash (autonomous-learning-library's `log(1 - tanh(raw).pow(2) +
+    1e-6)`, round 18), whose correction is already finite and keeps its gradient where a
+    clamp at eps would zero it. A stored action (a parameter) may lie past 1: it stays."""
+    if isinstance(expr, ast.Name):
+        bindings = model.bindings(expr)
+        return bool(bindings) and all(
+            binding.kind is BindingKind.ASSIGNMENT and not binding.augmented
+            and binding.value is not None and _is_tanh(model, binding.value)
+            for binding in bindings)
+    if not isinstance(expr, ast.Call):
+        return False
+    qualified = model.qualified_name(expr.func)
+    if qualified in ("torch.tanh", "torch.nn.functional.tanh"):
+        return True
+    return (qualified is None and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr == "tanh" and not expr.args)
 
 
 def _is_epsilon(model: SemanticModel, expr: ast.expr) -> bool:
