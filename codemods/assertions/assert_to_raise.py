@@ -1625,7 +1625,7 @@ class _Decider:
                    for statement in self._always_before(node, function))
 
     def _input_derived(self, bindings: list[Binding], node: ast.Assert,
-                       function: _Function) -> bool:
+                       function: _Function, depth: int = 0) -> bool:
         """A local bound once before the assert from the caller's values only: `n =
         len(low)` (parameters, constants and builtins read), or the target of a `for`
         directly over a parameter (or `zip`/`enumerate` of parameters)."""
@@ -1638,10 +1638,16 @@ class _Decider:
             inside = set(map(id, ast.walk(binding.statement)))  # type: ignore[arg-type]
             if any(b is not binding and id(b.node) in inside for b in bindings):
                 return False
-        elif len(bindings) == 1:
-            (binding,) = bindings
         else:
-            return False
+            # The one binding before the assert, where no later one can reach it through a
+            # loop (gsplat's `C = viewmats.shape[-3]` at the top, rebound in a branch below)
+            position = (node.lineno, node.col_offset)
+            before = [b for b in bindings if b.position < position]
+            around = self._loops(node, function)
+            if len(before) != 1 or any(self._loops(b, function) & around
+                                       for b in bindings if b is not before[0]):
+                return False
+            (binding,) = before
         statement = binding.statement
         if binding.position >= (node.lineno, node.col_offset):
             return False
@@ -1661,13 +1667,14 @@ class _Decider:
                 for source in sources)
         if _unpacking(binding) and isinstance(statement, ast.Assign):
             # `height, width = image_size`: the parts of what the caller passed
-            return self._from_inputs(statement.value, node, function)
+            return self._from_inputs(statement.value, node, function, depth)
         if not _plain_assignment(binding):
             return False
         assert binding.value is not None  # a plain assignment has its value
-        return self._from_inputs(binding.value, node, function)
+        return self._from_inputs(binding.value, node, function, depth)
 
-    def _from_inputs(self, value: ast.expr, node: ast.Assert, function: _Function) -> bool:
+    def _from_inputs(self, value: ast.expr, node: ast.Assert, function: _Function,
+                     depth: int = 0) -> bool:
         """Whether `value` is made of the caller's values only: parameters still as
         passed, constants, subscripts and attributes of them, builtin calls."""
         calls = {id(inner.func) for inner in ast.walk(value) if isinstance(inner, ast.Call)}
@@ -1675,6 +1682,11 @@ class _Decider:
         for inner in ast.walk(value):
             # Arithmetic makes a new value (`y = x * factor`): a check of it is one of
             # the function's own results, an invariant.
+            if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, (ast.USub, ast.UAdd)) \
+                    and isinstance(inner.operand, ast.Constant):
+                continue  # `x.shape[:-2]`: a negative index, no arithmetic
+            if isinstance(inner, (ast.USub, ast.UAdd)):
+                continue
             if not isinstance(inner, _INPUT_EXPRESSIONS + _DEFAULTING):
                 return False
             if isinstance(inner, ast.Compare) and not all(
@@ -1683,12 +1695,17 @@ class _Decider:
             if isinstance(inner, ast.Call) and not (
                     isinstance(inner.func, ast.Name)
                     and (self._builtin(inner.func) or "").startswith("builtins.")) and not (
-                    isinstance(inner.func, ast.Attribute) and inner.func.attr == "get"):
+                    isinstance(inner.func, ast.Attribute) and inner.func.attr in _READING_METHODS):
                 return False
             if isinstance(inner, ast.Name) and id(inner) not in calls:
                 found = self.model.bindings(inner)
                 if found and found[0].scope is function.scope:
-                    if not self._is_input(inner, node, function):
+                    # a parameter as passed, or a local made of them (`num_batch_dims =
+                    # len(batch_dims)`, `batch_dims = means.shape[:-2]`), two steps deep
+                    if not self._is_input(inner, node, function) and (
+                            depth >= 2 or inner.id == self._self_parameter(function)
+                            or any(b.kind is BindingKind.PARAMETER for b in found)
+                            or not self._input_derived(found, node, function, depth + 1)):
                         return False
                     read = True
         return read
@@ -2021,6 +2038,10 @@ _INPUT_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.
 # The defaulting idiom: `config["alpha"] if "alpha" in config else 0.5`, `x if x is not
 # None else 1`, `config.get("q", 1.0)` still hold what the caller passed (or a constant).
 _DEFAULTING = (ast.IfExp, ast.Compare, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+# Methods that read what the caller passed without computing from it: `config.get("q")`,
+# a tensor's sizes (`means.size(-2)`: gsplat's `batch_dims`, `N`, `C` of its inputs, whose
+# shape checks were left as invariants but one, round 18).
+_READING_METHODS = ("get", "size", "dim", "ndimension")
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
 # Subexpressions that may not run: `x.a if x is not None else 0`, `x and x.a`, lambdas.
 _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,

@@ -381,10 +381,17 @@ class AssertToRaiseEditor(Editor):
         on one line when the message was split only to fit the assert; with `fit`, a
         message still too long is split (`_fitted`)."""
         line_length = decision.layout.line_length
-        call = cst.Call(
-            func=cst.Name(decision.exception),
-            **_message_arguments(assertion, decision, decision.layout.quote or self._quote),
-        )
+        quote = decision.layout.quote or self._quote
+        arguments = _message_arguments(assertion, decision, quote)
+        if (decision.exception in _VALUE_MESSAGE_EXCEPTIONS and assertion.msg is not None
+                and (value := _checked_value(assertion)) is not None):
+            # `assert len(inputs) == 2, len(inputs)`: `ValueError(2)` would say nothing of
+            # what was expected (ptflops, gsplat, round 18); say it where it fits a line
+            room = line_length - indent - len(self._default_indent())
+            message = _value_message(condition_text(assertion, decision), value, quote, room)
+            if message is not None:
+                arguments = {"args": [cst.Arg(value=message)]}
+        call = cst.Call(func=cst.Name(decision.exception), **arguments)
         joined = one_line(call) if "\n" in _NO_CODE.code_for_node(call) else None
         if (joined is not None and isinstance(joined, cst.Call)
                 and not isinstance(joined.args[0].value, cst.ConcatenatedString)
@@ -1171,6 +1178,63 @@ def _message_arguments(
             "whitespace_before_args": opening.whitespace_after,
         }
     return {"args": [cst.Arg(value=message)]}
+
+
+# What a message that is the checked value reads of it: `x.shape`, `len(x)`, `type(x)`
+_VALUE_ATTRIBUTES = ("shape", "dtype", "ndim", "device")
+_VALUE_FUNCTIONS = ("len", "type")
+# The exceptions that then say what was expected (`FileNotFoundError(path)` is the idiom)
+_VALUE_MESSAGE_EXCEPTIONS = ("ValueError", "TypeError", "IndexError")
+
+
+def _checked_value(assertion: cst.Assert) -> str | None:
+    """The message's code where it is the value the condition checks, not a text: it
+    appears in the condition (`assert mode in MODES, mode`), or is the shape, dtype,
+    length or type of something the condition reads (`assert x.dim() == 4, x.shape`).
+    None for a string, a name holding one (`msg`), or code an f-string cannot hold."""
+    message = assertion.msg
+    if message is None or isinstance(message, cst.BaseString) or not isinstance(
+            message, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+        return None
+    code = _NO_CODE.code_for_node(message.with_changes(lpar=[], rpar=[]))
+    if "\n" in code or any(character in code for character in "\\{}'\"#"):
+        return None
+    try:
+        value, condition = ast.parse(code, mode="eval").body, ast.parse(
+            _NO_CODE.code_for_node(assertion.test).strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    read = {ast.dump(node) for node in ast.walk(condition)}
+    if ast.dump(value) in read:
+        return code
+    base: ast.expr | None = None
+    if isinstance(value, ast.Attribute) and value.attr in _VALUE_ATTRIBUTES:
+        base = value.value
+    elif isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and (
+            isinstance(value.func, ast.Name) and value.func.id in _VALUE_FUNCTIONS):
+        base = value.args[0]
+    elif (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+          and value.func.attr == "size" and not value.keywords):
+        base = value.func.value
+    return code if base is not None and ast.dump(base) in read else None
+
+
+def _value_message(condition: str, value: str, quote: str,
+                   room: int) -> cst.FormattedString | None:
+    """`f"expected <condition>, got {<value>}"`, where it fits in `room` columns (the
+    call's own line); else None: the message stays the value."""
+    if "\\" in condition:
+        return None
+    literal = condition.replace("{", "{{").replace("}", "}}")
+    other = "'" if quote == '"' else '"'
+    for mark in (quote, other):
+        if mark not in condition:
+            text = f"f{mark}expected {literal}, got {{{value}}}{mark}"
+            if len(text) > room:
+                return None
+            parsed = cst.parse_expression(text)
+            return parsed if isinstance(parsed, cst.FormattedString) else None
+    return None
 
 
 def condition_text(assertion: cst.Assert, decision: Decision) -> str:

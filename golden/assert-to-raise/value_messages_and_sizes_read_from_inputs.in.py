@@ -1,0 +1,35 @@
+# golden-args: --unsafe-fixes
+# Sizes read from the inputs (`batch_dims = means.shape[:-2]`, `C = viewmats.size(-3)`,
+# `num_batch_dims = len(batch_dims)`) are the caller's values: the shape checks that
+# compare with them are input checks, converted together (gsplat, round 18). A message
+# that is only the checked value says what was expected too, where that fits a line.
+import torch
+from torch import Tensor
+
+RENDER_MODES = ("RGB", "D", "RGB+D")
+
+
+def rasterize(means: Tensor, viewmats: Tensor, colors: Tensor, masks: Tensor,
+              offsets: Tensor, render_mode: str = "RGB") -> Tensor:
+    batch_dims = means.shape[:-2]
+    num_batch_dims = len(batch_dims)
+    N = means.size(-2)
+    C = viewmats.size(-3)
+    assert means.shape == batch_dims + (N, 3), means.shape
+    assert viewmats.shape == batch_dims + (C, 4, 4), viewmats.shape
+    assert colors.dim() in (num_batch_dims + 2, num_batch_dims + 3), colors.shape
+    assert masks.shape == offsets.shape, masks.shape
+    assert render_mode in RENDER_MODES, render_mode
+    if render_mode == "RGB+D":
+        C = C + 1
+    return torch.zeros(*batch_dims, C, N)
+
+
+def count_flops(inputs: list, outputs: list, message: str = "two inputs") -> int:
+    assert len(inputs) == 2, len(inputs)
+    assert len(outputs) == 1, message
+    assert (
+        inputs[0].shape[-1] == inputs[1].shape[-2]
+        and inputs[0].shape[:-2] == inputs[1].shape[:-2]
+    ), inputs[0].shape
+    return inputs[0].numel() * inputs[1].shape[-1]
