@@ -1100,6 +1100,8 @@ def _has_trailing_comma(node: cst.CSTNode) -> bool:
     items: Sequence[cst.CSTNode] = ()
     if isinstance(node, cst.Call):
         items = node.args
+    elif isinstance(node, cst.Tuple) and len(node.elements) == 1:
+        return False  # `(N,)`: the comma makes the tuple; black does not keep it split
     elif isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         items = node.elements
     elif isinstance(node, cst.Subscript):

@@ -9,8 +9,14 @@ from torch import Tensor
 RENDER_MODES = ("RGB", "D", "RGB+D")
 
 
-def rasterize(means: Tensor, viewmats: Tensor, colors: Tensor, masks: Tensor,
-              offsets: Tensor, render_mode: str = "RGB") -> Tensor:
+def rasterize(
+    means: Tensor,
+    viewmats: Tensor,
+    colors: Tensor,
+    masks: Tensor,
+    offsets: Tensor,
+    render_mode: str = "RGB",
+) -> Tensor:
     batch_dims = means.shape[:-2]
     num_batch_dims = len(batch_dims)
     N = means.size(-2)
@@ -45,3 +51,20 @@ def count_flops(inputs: list, outputs: list, message: str = "two inputs") -> int
     ):
         raise ValueError(inputs[0].shape)
     return inputs[0].numel() * inputs[1].shape[-1]
+
+
+def shade(means: Tensor, colors: Tensor) -> Tensor:
+    # A one-element tuple's comma is no magic trailing comma: the test is split as black
+    # splits it, nested parentheses a level deeper each.
+    batch_dims = means.shape[:-2]
+    num_batch_dims = len(batch_dims)
+    N = means.shape[-2]
+    if not (
+        (colors.dim() == num_batch_dims + 2 and colors.shape[:-1] == batch_dims + (N,))
+        or (
+            colors.dim() == num_batch_dims + 3
+            and colors.shape[:-2] == batch_dims + (N,)
+        )
+    ):
+        raise ValueError(colors.shape)
+    return colors
