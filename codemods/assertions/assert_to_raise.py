@@ -642,6 +642,9 @@ class _Decider:
                 and (_registry_built(function.owner) or self.registers_classes)
                 and self.file.project.is_built_distribution()):
             return replace(decision, verdict=Verdict.REPORT, reason=REGISTRY_CONSTRUCTOR)
+        unexplained = _formatted_condition_unexplained(node)
+        if unexplained:
+            return replace(decision, verdict=Verdict.REPORT, reason=unexplained)
         decision = replace(decision, layout=self._layout(node, decision, function))
         unsafe = self._unsafe_reason(node, function)
         if unsafe:
@@ -1130,6 +1133,17 @@ class _Decider:
             return ALWAYS_FAILS
         return next((reason for reason, invariant in reasons if not invariant), None)
 
+    def _dispatched_handler(self, name: str) -> bool:
+        """Whether a module-level dict display maps keys to the function `name` (ptflops'
+        `ATEN_OPS_MAPPING = {aten.bmm: bmm_flop, ...}`): a dispatch table."""
+        for statement in self.file.tree.body:
+            value = getattr(statement, "value", None)
+            if isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(
+                    value, ast.Dict) and any(isinstance(item, ast.Name) and item.id == name
+                                             for item in value.values):
+                return True
+        return False
+
     def _invariant(self, node: ast.Assert, function: _Function | None) -> bool:
         """Whether the assert states an internal invariant of the library or narrows a
         type (`assert self._buffer is not None`, a private function's check, a value
@@ -1186,6 +1200,10 @@ class _Decider:
         if function.owner is None and _initializes_weights(function.name):
             yield (f"{function.name}() initializes the weights of the package's own modules "
                    "(`model.apply(...)`): its checks are internal invariants"), True
+        if function.owner is None and self._dispatched_handler(function.name):
+            yield (f"{function.name}() is a handler the module's dispatch table maps an "
+                   "operation to: the library calls it with what the operation carries, "
+                   "its checks are internal invariants"), True
         if function.owner is not None and self._autograd_function(function.owner):
             yield (f"{owner}{function.name}() is a method of a torch.autograd.Function: "
                    "autograd and the library pass its arguments, its checks are internal "
@@ -2487,6 +2505,20 @@ def _unpacking(binding: Binding) -> bool:
     target = statement.targets[0]
     return isinstance(target, ast.Tuple | ast.List) and all(
         isinstance(element, ast.Name) for element in target.elts)
+
+
+def _formatted_condition_unexplained(node: ast.Assert) -> str | None:
+    """Why an assert with no message (or an empty one) whose condition holds an f-string
+    is reported: the generated `"expected <condition>"` would show the f-string's fields
+    as written, `{model_name_or_path}`, which reads as a formatting bug (ai2-olmo-core,
+    round 19)."""
+    message = node.msg
+    if message is not None and not (isinstance(message, ast.Constant) and message.value == ""):
+        return None
+    if not any(isinstance(inner, ast.JoinedStr) for inner in ast.walk(node.test)):
+        return None
+    return ("the assert has no message and its condition holds an f-string, which a "
+            "generated message would show unformatted: raise with a message of your own")
 
 
 def _int_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
