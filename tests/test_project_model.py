@@ -508,6 +508,8 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     ("The code requires `python>=3.8`, as well as `pytorch>=1.7` and `torchvision>=0.8`.\n",
      (1, 7)),
     ("Tested with PyTorch 2.3 on CUDA 12.\n", None),  # tested with is not a floor
+    # fairseq 0.12.2's README: a linked name and "version >=" (round 19)
+    ("# Requirements\n* [PyTorch](http://pytorch.org/) version >= 1.5.0\n", (1, 5)),
 ])
 def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
     (tmp_path / "README.md").write_text(readme)

@@ -90,7 +90,8 @@ def line_counts(path: Path) -> list[int]:
     counted; a line that holds a string (a quote) or lies in a triple-quoted one, or
     carries `noqa`, counts, but never as a long one: a formatter cannot wrap a long
     string (black leaves docstrings and messages past 88), so only code shows the length
-    it wraps at; a trailing pragma comment (`# type: ignore`) is not part of the length. A JSON value, remembered per file (`Project.inferred_line_length`)."""
+    it wraps at; a trailing pragma comment (`# type: ignore`) is not part of the length.
+    A JSON value, remembered per file (`Project.inferred_line_length`)."""
     counts = [0] * (2 + len(_COUNTED_PAST))
     text = _text(path)
     if text is None:

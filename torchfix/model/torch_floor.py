@@ -47,12 +47,15 @@ _FLOOR_OPERATORS = frozenset({"===", "==", "~=", ">=", ">", "=", "^", None})
 _MAX_FILE_BYTES = 1_000_000
 # "PyTorch 1.8+", "PyTorch 2.1 or later", "torch >= 1.13", "`pytorch>=1.7`" in a README
 # (segment-anything says the last in prose only).
+# "PyTorch version >= 1.5.0" too (fairseq's README, its link `[PyTorch](url)` read as
+# its text).
 _README_FLOOR = re.compile(
-    r"\b(?:pytorch\s*v?(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?\s*"
+    r"\b(?:pytorch\s*(?:version\s*)?v?(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?\s*"
     r"(?:\+|or (?:later|higher|newer|above)|and (?:above|later|higher|newer))"
-    r"|(?:py)?torch\s*>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
+    r"|(?:py)?torch\s*(?:version\s*)?>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
     re.IGNORECASE,
 )
+_MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,7 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
         text = _read(path)
         if path in metadata:
             text = text.partition("\n\n")[2]
-        text = text.replace("*", "").replace("`", "")
+        text = _MARKDOWN_LINK.sub(r"\1", text.replace("*", "").replace("`", ""))
         for match in _README_FLOOR.finditer(text):
             major = match.group("major") or match.group("major2")
             minor = match.group("minor") or match.group("minor2")
