@@ -1134,13 +1134,18 @@ class _Decider:
         return next((reason for reason, invariant in reasons if not invariant), None)
 
     def _dispatched_handler(self, name: str) -> bool:
-        """Whether a module-level dict display maps keys to the function `name` (ptflops'
-        `ATEN_OPS_MAPPING = {aten.bmm: bmm_flop, ...}`): a dispatch table."""
+        """Whether a module-level dict display maps an operation to the function `name`
+        (ptflops' `ATEN_OPS_MAPPING = {aten.bmm: bmm_flop, ...}`): a dispatch table the
+        library calls through. A table keyed by strings (liger-kernel's model types to its
+        public `apply_liger_kernel_to_*` functions) names user-facing functions."""
         for statement in self.file.tree.body:
             value = getattr(statement, "value", None)
-            if isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(
-                    value, ast.Dict) and any(isinstance(item, ast.Name) and item.id == name
-                                             for item in value.values):
+            if not (isinstance(statement, ast.Assign | ast.AnnAssign)
+                    and isinstance(value, ast.Dict)):
+                continue
+            if any(isinstance(item, ast.Name) and item.id == name
+                   and isinstance(key, ast.Attribute)
+                   for key, item in zip(value.keys, value.values, strict=True)):
                 return True
         return False
 
