@@ -75,8 +75,12 @@ def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
 # project", "Differences from https://huggingface.co/moonshotai/Kimi-K3" (llmcompressor's
 # model copies, round 17), "vendored from". Not "adapted from" or "based on": those files
 # are the project's own now.
+# torchcfm's "Logger copied from OpenAI baselines ..." says it too (round 19). A bare
+# "From https://..." does not: most such files adapt the code (pykale, f5-tts: their
+# converted checks were judged correct).
 _COPIED_CODE = re.compile(
     r"\b(?:code|file|module) (?:is |was )?copied (?:verbatim )?from\b|^\W*copied from\b"
+    r"|^\W*\w+ (?:is |was )?copied from\b"
     r"|\bvendored from\b|\bdifferences from https?://", re.IGNORECASE | re.MULTILINE)
 COPIED_HEAD_LINES = 40
 
