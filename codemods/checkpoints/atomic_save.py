@@ -369,6 +369,14 @@ DEFAULT_VALUE_REASON = (" (a parameter's default: see what the function passes i
                         "it writes a temporary file and renames it, or passes open files, "
                         "nothing is to change)")
 
+# Words of a call's name that say it writes files (`model.save`, `save_json`, `write_config`)
+WRITER_WORDS = frozenset({"save", "write", "dump", "export"})
+FRESH_FOLDER_MESSAGE = (
+    "this checkpoint is a folder named per training counter, new each time, whose other "
+    "files `{saver}` on line {line} writes in place: the file replaces nothing, and one "
+    "atomic file leaves the folder as torn as before; to make the checkpoint atomic, write "
+    "the folder under a temporary name and rename it once complete"
+)
 OPEN_MESSAGE = (
     "torch.save writes this path while the `with` on line {line} holds it open for "
     "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
@@ -683,9 +691,11 @@ class AtomicSave(Codemod):
     rewritten: a save to
     a path that an enclosing `with` holds open for writing (`with open(path, "wb") as f:
     torch.save(obj, path)`, or `with opened as f` for `opened = fsspec.open(path, "wb")`):
-    closing that file can truncate or overwrite what torch.save wrote. With the inline helper,
-    a module that reaches torch only through imports inside functions, or binds `os`,
-    `shutil` or `tempfile` to something else, is reported, not rewritten.
+    closing that file can truncate or overwrite what torch.save wrote; and a save into a
+    checkpoint folder named per training counter whose other files a call of the function
+    writes in place (`model.save(checkpoint_dir)`): the folder is the checkpoint. With
+    the inline helper, a module that reaches torch only through imports inside functions,
+    or binds `os`, `shutil` or `tempfile` to something else, is reported, not rewritten.
     """
 
     name = "atomic-save"
@@ -996,6 +1006,10 @@ class _Facts:
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
+        sibling = self._fresh_folder_sibling(destination, call)
+        if sibling is not None:
+            return Safety.MANUAL, FRESH_FOLDER_MESSAGE.format(
+                saver=_dotted(sibling.func) or "another writer", line=sibling.lineno)
         saver = self._library_saver_beside(destination, call)
         if saver is not None:
             return Safety.UNSAFE, CALL_MESSAGE + FOLDER_REASON.format(
@@ -1799,6 +1813,55 @@ class _Facts:
             if self._run_together(call, other):
                 return other
         return None
+
+    def _fresh_folder_sibling(self, destination: ast.expr, call: ast.Call
+                              ) -> ast.Call | None:
+        """Another writer of the checkpoint folder, where the function names that folder
+        per training counter (`checkpoint_dir = os.path.join(dir_path,
+        f"checkpoint_epoch_{epoch}")`) and writes its other files with a call of its own
+        that runs with the save (`model.save(checkpoint_dir)`, `save_json(checkpoint_dir,
+        ...)`): the checkpoint is the folder, new each time, so the file replaces nothing
+        and one atomic file in a folder written in place is noise (pythae's trainers,
+        round 19). None elsewhere."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return None
+        scope = self.model.scope_created_by(function)
+        folders = self._counter_folders(destination, scope)
+        if not folders:
+            return None
+        for other in sorted((node for node in ast.walk(function)
+                             if isinstance(node, ast.Call) and node is not call),
+                            key=lambda node: (node.lineno, node.col_offset)):
+            name = (other.func.attr if isinstance(other.func, ast.Attribute)
+                    else other.func.id if isinstance(other.func, ast.Name) else "")
+            if (not WRITER_WORDS & set(identifier_words(name))
+                    or self.model.qualified_name(other.func) == "torch.save"
+                    or self.model.enclosing_function(other) is not function):
+                continue
+            arguments = [*other.args, *(k.value for k in other.keywords)]
+            if any(folders & self._path_names(a, scope, set()) for a in arguments) \
+                    and self._run_together(call, other):
+                return other
+        return None
+
+    def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
+        """The local names the destination is built from whose one binding in the
+        function formats a training counter into a path (`f"checkpoint_epoch_{epoch}"`)."""
+        found: set[str] = set()
+        for node in ast.walk(destination):
+            if not isinstance(node, ast.Name):
+                continue
+            bindings = self.model.bindings(node)
+            if len(bindings) != 1 or bindings[0].scope is not scope or bindings[0].value is None:
+                continue
+            for inner in ast.walk(bindings[0].value):
+                if isinstance(inner, ast.JoinedStr) and any(
+                        isinstance(part, ast.FormattedValue)
+                        and COUNTER_WORDS & set(identifier_words(_identifier(part.value) or ""))
+                        for part in inner.values):
+                    found.add(node.id)
+        return found
 
     def _library_saver(self, call: ast.Call) -> str | None:
         """The saver's name if the call is a library saver that writes in place."""

@@ -346,6 +346,8 @@ def _last_bracket_pair(text: str, header: bool = False) -> tuple[int, int, str] 
             trailing = string == "," and index == len(tokens) - 1
             if not (trailing or string in ("=", ":") or (string == "." and pair is None)):
                 return None
+            if string == "=":
+                pair = None  # `outs: tuple[...] = cp.checkpoint(...)`: the value starts here
     if stack or pair is None:
         return None
     tail = text[pair[1] + 1:].rstrip()
