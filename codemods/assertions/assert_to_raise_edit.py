@@ -901,6 +901,9 @@ def failure_test(condition: cst.BaseExpression, *, whole_numbers: bool = False
             return _without_flat_parentheses(
                 condition.with_changes(comparisons=[target.with_changes(operator=flipped)])
             )
+    implied = _failed_implication(condition)
+    if implied is not None:
+        return implied
     if isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not):
         inner = condition.expression
         # `(not x)` → `(x)`: parentheses that may hold comments move to the operand.
@@ -913,6 +916,26 @@ def failure_test(condition: cst.BaseExpression, *, whole_numbers: bool = False
     elif not condition.lpar:
         condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.UnaryOperation(operator=cst.Not(), expression=condition)
+
+
+def _failed_implication(condition: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`a and <b fails>` for an implication `not a or b` on one line: how a person writes
+    its failure, where `not (not a or b)` reads as a puzzle (rotary-embedding-torch's
+    `assert not exists(offsets) or cache_if_possible`, round 19). None otherwise."""
+    if not (isinstance(condition, cst.BooleanOperation) and isinstance(condition.operator, cst.Or)
+            and not condition.lpar and "\n" not in _NO_CODE.code_for_node(condition)):
+        return None
+    left, right = condition.left, condition.right
+    if not (isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Not)
+            and not left.lpar) or (isinstance(right, cst.BooleanOperation) and not right.lpar):
+        return None
+    premise = left.expression
+    failed = failure_test(right)
+    if isinstance(failed, cst.BooleanOperation) and not failed.lpar:
+        failed = failed.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    if isinstance(premise, cst.BooleanOperation) and not premise.lpar:
+        return None
+    return cst.BooleanOperation(left=premise, operator=cst.And(), right=failed)
 
 
 def split_test(
