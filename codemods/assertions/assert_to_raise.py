@@ -587,6 +587,7 @@ class _Decider:
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         self.copied_code = is_copied_code(file.text)
+        self._long_lines_kept: dict[int, bool] = {}
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
         # its BasicBlock not): its building blocks' config checks are tested alike.
         self.registers_classes = b"register_module" in file.text.encode() and any(
@@ -748,7 +749,11 @@ class _Decider:
         span = self.file.span(node)
         if any("noqa" in line for line in self.file.lines[span.line - 1:span.end_line]):
             return True
-        return formatter is None and keeps_long_code_lines(self.file, line_length)
+        if formatter is not None:
+            return False
+        if line_length not in self._long_lines_kept:  # one walk of the file per length
+            self._long_lines_kept[line_length] = keeps_long_code_lines(self.file, line_length)
+        return self._long_lines_kept[line_length]
 
     def _raises_doc(self, node: ast.Assert, decision: Decision, function: _Function | None
                     ) -> tuple[tuple[str, str] | None, str | None]:
