@@ -1048,7 +1048,33 @@ class _Facts:
             if isinstance(ancestor, (ast.For, ast.AsyncFor)) and \
                     _words_in(ancestor.target) & RESUME_WORDS:
                 return True  # `for epoch in range(epochs): ... torch.save(...)`
-        return self._loaded_back(destination)
+        return self._loaded_back(destination) or self._loaded_by_sibling_method(destination, call)
+
+    def _loaded_by_sibling_method(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes a parameter of its method (`def save(self, path):
+        torch.save(self.state_dict(), path)`) and the class has a `load*` method that
+        hands its own parameter to a `*.load(...)` (`def load(self, path): torch.load(
+        str(path))`): the pair saves and loads one file (muse-maskgit's and pythae's
+        models, whose reports said the module never loads it back, round 20)."""
+        function = self.model.enclosing_function(call)
+        owner = self.model.enclosing_class(call)
+        if function is None or owner is None:
+            return False
+        parameters = {argument.arg for argument in function.args.args[1:]}
+        if not any(isinstance(node, ast.Name) and node.id in parameters
+                   for node in ast.walk(destination)):
+            return False
+        for method in owner.body:
+            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or \
+                    "load" not in method.name or method is function:
+                continue
+            own = {argument.arg for argument in method.args.args[1:]}
+            for node in nodes_of(method, ast.Call):
+                if node.args and _dotted(node.func).rsplit(".", 1)[-1] == "load" and any(
+                        isinstance(inner, ast.Name) and inner.id in own
+                        for inner in ast.walk(node.args[0])):
+                    return True
+        return False
 
     def _is_file_object(self, node: ast.expr, call: ast.Call) -> bool:
         if (isinstance(node, ast.Call) and len(node.args) == 2
