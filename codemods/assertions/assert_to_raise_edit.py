@@ -926,6 +926,8 @@ def _failed_implication(condition: cst.BaseExpression) -> cst.BaseExpression | N
             and not condition.lpar and "\n" not in _NO_CODE.code_for_node(condition)):
         return None
     left, right = condition.left, condition.right
+    if len(left.lpar) == 1:  # `(not ring_attn) or divisible(...)`
+        left = left.with_changes(lpar=[], rpar=[])
     if not (isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Not)
             and not left.lpar) or (isinstance(right, cst.BooleanOperation) and not right.lpar):
         return None

@@ -7,4 +7,6 @@ def rotate_queries(q, offsets=None, cache_if_possible: bool = True, scale=None):
         raise ValueError("scale must be positive")
     if q.ndim == 4 and q.shape[1] not in (1, 8):
         raise ValueError("expected 1 or 8 heads")
+    if offsets and len(offsets) != q.shape[0]:
+        raise ValueError("one offset per query")
     return q
