@@ -587,7 +587,8 @@ class _Decider:
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         self.copied_code = is_copied_code(file.text)
-        self._long_lines_kept: dict[int, bool] = {}
+        self._long_lines_kept: dict[int, bool] = {}  # see _keeps_long_lines
+        self._dispatch_handlers: set[str] | None = None  # see _dispatched_handler
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
         # its BasicBlock not): its building blocks' config checks are tested alike.
         self.registers_classes = b"register_module" in file.text.encode() and any(
@@ -1143,16 +1144,14 @@ class _Decider:
         (ptflops' `ATEN_OPS_MAPPING = {aten.bmm: bmm_flop, ...}`): a dispatch table the
         library calls through. A table keyed by strings (liger-kernel's model types to its
         public `apply_liger_kernel_to_*` functions) names user-facing functions."""
-        for statement in self.file.tree.body:
-            value = getattr(statement, "value", None)
-            if not (isinstance(statement, ast.Assign | ast.AnnAssign)
-                    and isinstance(value, ast.Dict)):
-                continue
-            if any(isinstance(item, ast.Name) and item.id == name
-                   and isinstance(key, ast.Attribute)
-                   for key, item in zip(value.keys, value.values, strict=True)):
-                return True
-        return False
+        if self._dispatch_handlers is None:  # read once per file
+            self._dispatch_handlers = {
+                item.id for statement in self.file.tree.body
+                if isinstance(statement, ast.Assign | ast.AnnAssign)
+                and isinstance(statement.value, ast.Dict)
+                for key, item in zip(statement.value.keys, statement.value.values, strict=True)
+                if isinstance(key, ast.Attribute) and isinstance(item, ast.Name)}
+        return name in self._dispatch_handlers
 
     def _invariant(self, node: ast.Assert, function: _Function | None) -> bool:
         """Whether the assert states an internal invariant of the library or narrows a

@@ -1059,8 +1059,8 @@ class _Facts:
         """Whether the save writes a parameter of its method (`def save(self, path):
         torch.save(self.state_dict(), path)`) and the class has a `load*` method that
         hands its own parameter to a `*.load(...)` (`def load(self, path): torch.load(
-        str(path))`): the pair saves and loads one file (muse-maskgit's and pythae's
-        models, whose reports said the module never loads it back, round 20)."""
+        str(path))`): the pair saves and loads one file (muse-maskgit's models, whose reports
+        said the module never loads it back, round 20)."""
         function = self.model.enclosing_function(call)
         owner = self.model.enclosing_class(call)
         if function is None or owner is None:
@@ -1823,25 +1823,37 @@ class _Facts:
         branch returns before (or after), does not run with it; nor does a method the
         project defines itself (its own torch.save wrapper, see `own_savers`)."""
         function = self.model.enclosing_function(call)
-        container: ast.AST = function if function is not None else self.tree
         scope = self.model.scope_created_by(function) if function is not None \
             else self.model.module_scope
-        names: set[str] | None = None
-        calls = sorted((node for node in ast.walk(container)
-                        if isinstance(node, ast.Call) and node is not call),
-                       key=lambda node: (node.lineno, node.col_offset))
-        for other in calls:
+
+        def library_saver(other: ast.Call) -> bool:
             saver = self._library_saver(other)
-            if saver is None or self.model.enclosing_function(other) is not function:
-                continue
-            if self._own_saver(other, saver):
+            return saver is not None and not self._own_saver(other, saver)
+
+        return self._writer_into(call, function, scope,
+                                 lambda: self._path_names(destination, scope, set()),
+                                 library_saver)
+
+    def _writer_into(self, call: ast.Call,
+                     function: ast.FunctionDef | ast.AsyncFunctionDef | None, scope: object,
+                     folders: Callable[[], set[str]], writes: Callable[[ast.Call], bool]
+                     ) -> ast.Call | None:
+        """The first call of `function` (the module's top level where None), other than
+        `call`, that `writes` accepts, given an argument that names one of `folders` (the
+        variables and attributes a folder is named by, asked for once, on the first
+        writer) and running together with `call`."""
+        container: ast.AST = function if function is not None else self.tree
+        names: set[str] | None = None
+        for other in sorted((node for node in ast.walk(container)
+                             if isinstance(node, ast.Call) and node is not call),
+                            key=lambda node: (node.lineno, node.col_offset)):
+            if self.model.enclosing_function(other) is not function or not writes(other):
                 continue
             if names is None:
-                names = self._path_names(destination, scope, set())
+                names = folders()
             arguments = [*other.args, *(k.value for k in other.keywords)]
-            if not any(names & self._path_names(a, scope, set()) for a in arguments):
-                continue
-            if self._run_together(call, other):
+            if any(names & self._path_names(a, scope, set()) for a in arguments) \
+                    and self._run_together(call, other):
                 return other
         return None
 
@@ -1861,20 +1873,14 @@ class _Facts:
         folders = self._counter_folders(destination, scope)
         if not folders:
             return None
-        for other in sorted((node for node in ast.walk(function)
-                             if isinstance(node, ast.Call) and node is not call),
-                            key=lambda node: (node.lineno, node.col_offset)):
+
+        def writer(other: ast.Call) -> bool:
             name = (other.func.attr if isinstance(other.func, ast.Attribute)
                     else other.func.id if isinstance(other.func, ast.Name) else "")
-            if (not WRITER_WORDS & set(identifier_words(name))
-                    or self.model.qualified_name(other.func) == "torch.save"
-                    or self.model.enclosing_function(other) is not function):
-                continue
-            arguments = [*other.args, *(k.value for k in other.keywords)]
-            if any(folders & self._path_names(a, scope, set()) for a in arguments) \
-                    and self._run_together(call, other):
-                return other
-        return None
+            return (bool(WRITER_WORDS & set(identifier_words(name)))
+                    and self.model.qualified_name(other.func) != "torch.save")
+
+        return self._writer_into(call, function, scope, lambda: folders, writer)
 
     def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
         """The local names the destination is built from whose one binding in the

@@ -78,10 +78,11 @@ _COUNTED_PAST = (FLAKE8_LINE_LENGTH, *COMMON_LIMITS)
 LONGER_SHARE = 0.005
 LONGER_MIN_LINES = 5
 NEARLY_ALL_SHARE = 0.0005
-# A trailing comment for a type checker or linter: ruff's E501 and pycodestyle leave it
-# out of the line's length (mistral-inference's `# type: ignore[...]` lines past 120 made
-# its 120 columns look like 140, round 18)
-_PRAGMA = re.compile(r"\s*(type|pyright|pylint|mypy|pragma|fmt|isort|nosec)\s*:")
+# A comment for a type checker, linter, formatter or torchfix: a line holding one is not
+# reflowed by the codemods, and when inferring the line length it is left out of the
+# line's length, as ruff's E501 does (mistral-inference's `# type: ignore[...]` lines past
+# 120 made its 120 columns look like 140, round 18)
+PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
 
 
 def line_counts(path: Path) -> list[int]:
@@ -108,8 +109,8 @@ def line_counts(path: Path) -> list[int]:
             counts[-1] += 1
         if in_string or "'" in line or '"' in line or "noqa" in line:
             continue
-        code, _, comment = line.partition("#")  # no quote on the line: a comment
-        width = len(code.rstrip() if _PRAGMA.match(comment) else line.rstrip())
+        pragma = PRAGMA.search(line)  # no quote on the line: `#` starts a comment
+        width = len((line[:pragma.start()] if pragma else line).rstrip())
         for index, limit in enumerate(_COUNTED_PAST, 1):
             if width > limit:
                 counts[index] += 1

@@ -35,11 +35,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from torchfix.model.line_length import PRAGMA
 from torchfix.rewrite.contract import AddKeyword, FileContext, ReplaceNode
 
 DEFAULT_LINE_LENGTH = 88
-# Comments that apply to the line they are on: a line break would move them.
-PRAGMA = re.compile(r"#\s*(type:|noqa|pragma|pyright:|pylint:|mypy:|fmt:|isort:|nosec|torchfix:)")
+# `PRAGMA`: comments that apply to the line they are on, which a line break would move.
 _OPENING = {"(": ")", "[": "]", "{": "}"}
 _CLOSING = frozenset(_OPENING.values())
 # Nodes whose own brackets end them: a split at those brackets replaces the node.
