@@ -377,6 +377,13 @@ FRESH_FOLDER_MESSAGE = (
     "atomic file leaves the folder as torn as before; to make the checkpoint atomic, write "
     "the folder under a temporary name and rename it once complete"
 )
+FRESH_FILES_MESSAGE = (
+    "this checkpoint is several files named per training counter, new each time, and "
+    "torch.save on line {line} writes another of them: the file replaces nothing, and one "
+    "atomic file leaves the checkpoint as torn as before; to make it atomic, save its parts "
+    "as one file, or write them into a folder under a temporary name and rename it once "
+    "complete"
+)
 OPEN_MESSAGE = (
     "torch.save writes this path while the `with` on line {line} holds it open for "
     "writing: closing that file may truncate or overwrite what torch.save wrote; save to "
@@ -1015,6 +1022,9 @@ class _Facts:
         if sibling is not None:
             return Safety.MANUAL, FRESH_FOLDER_MESSAGE.format(
                 saver=_dotted(sibling.func) or "another writer", line=sibling.lineno)
+        sibling = self._fresh_file_sibling(destination, call)
+        if sibling is not None:
+            return Safety.MANUAL, FRESH_FILES_MESSAGE.format(line=sibling.lineno)
         saver = self._library_saver_beside(destination, call)
         if saver is not None:
             return Safety.MANUAL, FOLDER_MESSAGE.format(
@@ -1881,6 +1891,58 @@ class _Facts:
                     and self.model.qualified_name(other.func) != "torch.save")
 
         return self._writer_into(call, function, scope, lambda: folders, writer)
+
+    def _fresh_file_sibling(self, destination: ast.expr, call: ast.Call) -> ast.Call | None:
+        """Another torch.save of the same checkpoint, where the function names the file
+        per training counter and writes the checkpoint's other parts beside it, each file
+        named with the same counter (`model_epoch{epoch:03d}.pt` and
+        `optimizer_state_epoch{epoch:03d}.pt`): every file is new, so none replaces a good
+        copy, and atomic files still leave a model without its optimizer after a crash
+        (neuralhydrology, round 20). Parts with fixed names, overwritten each time, are
+        rewritten: there each atomic file keeps the last good copy. None elsewhere."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return None
+        scope = self.model.scope_created_by(function)
+        counters = self._formatted_counters(destination, scope)
+        if not counters:
+            return None
+
+        def torch_save(other: ast.Call) -> bool:
+            return self.model.qualified_name(other.func) == "torch.save"
+
+        for other in sorted((node for node in ast.walk(function)
+                             if isinstance(node, ast.Call) and node is not call
+                             and torch_save(node)),
+                            key=lambda node: (node.lineno, node.col_offset)):
+            other_destination, _hidden = _destination(other)
+            if other_destination is None or \
+                    self.model.enclosing_function(other) is not function:
+                continue
+            if counters & self._formatted_counters(other_destination, scope) and \
+                    self._run_together(call, other):
+                return other
+        return None
+
+    def _formatted_counters(self, destination: ast.expr, scope: object) -> set[str]:
+        """The training counters (`epoch`, `self.step`) a destination formats into its
+        name, directly (`f"model_{epoch}.pt"`) or through the locals it is built from."""
+        found: set[str] = set()
+        values: list[ast.AST] = [destination]
+        for node in ast.walk(destination):
+            if isinstance(node, ast.Name):
+                bindings = self.model.bindings(node)
+                if len(bindings) == 1 and bindings[0].scope is scope and \
+                        bindings[0].value is not None:
+                    values.append(bindings[0].value)
+        for value in values:
+            for inner in ast.walk(value):
+                if isinstance(inner, ast.JoinedStr):
+                    for part in inner.values:
+                        if isinstance(part, ast.FormattedValue) and COUNTER_WORDS & set(
+                                identifier_words(_identifier(part.value) or "")):
+                            found.add(_dotted(part.value) or _identifier(part.value) or "")
+        return found
 
     def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
         """The local names the destination is built from whose one binding in the
