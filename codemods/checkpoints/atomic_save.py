@@ -2753,7 +2753,7 @@ def is_conversion_script(file: FileContext) -> bool:
     as `model_converters/`, `converters/` or `convert_ckpt/` (a folder name holding a
     conversion word: llamafactory's `scripts/convert_ckpt/llamafy_qwen.py`), or named
     `convert_*.py` / `*_converter.py` / `<from>2<to>.py` / `<from>_to_<to>.py` with a
-    format in the two words after `2`/`to` (`tensorflow2pytorch.py`, DeepSpeed's
+    format after the `2` or in the two words after `to` (`tensorflow2pytorch.py`, DeepSpeed's
     `zero_to_fp32.py` and the copies projects vendor, `zero_to_any_dtype.py`)."""
     absolute = Path(os.path.abspath(file.path))
     relative = absolute
@@ -2765,8 +2765,18 @@ def is_conversion_script(file: FileContext) -> bool:
                 for folder in relative.parts[:-1])
             or bool(set(words) & CONVERSION_WORDS)
             or VERSION_MIGRATION.fullmatch(relative.stem.lower()) is not None
-            or any(word in ("2", "to") and set(words[index + 1:index + 3]) & FORMAT_WORDS
-                   for index, word in enumerate(words)))
+            or any(word == "to" and set(words[index + 1:index + 3]) & FORMAT_WORDS
+                   for index, word in enumerate(words))
+            or any(_converts_between_formats(chunk)
+                   for chunk in re.split(r"[_\W]+", relative.stem.lower())))
+
+
+def _converts_between_formats(chunk: str) -> bool:
+    """Whether one part of a file name is `<from>2<to>` with a format after the `2`
+    (`tensorflow2pytorch`, `hf2pt`). A `2` that ends a part is a version of the name before
+    it, not "to": `naturalspeech2_pytorch.py`, `stylegan2_pytorch.py` are models."""
+    match = re.fullmatch(r"([a-z]+)2([a-z][a-z0-9]*)", chunk)
+    return match is not None and bool(set(identifier_words(match[2])) & FORMAT_WORDS)
 
 
 def is_tool_script(file: FileContext) -> bool:
