@@ -627,6 +627,10 @@ class _Planner:
         for target in targets:
             since = SINCE.get(target)
             if since is not None and since > minimum:
+                # The floor keeps the old spelling: how a migration would go by hand at
+                # this same place is moot, so only one report stands there.
+                unit.problems[:] = [(other, message) for other, message in unit.problems
+                                    if other is not node or not message]
                 unit.problems.append((node, (
                     f"{unit.old_module}.{target} is deprecated, but torch.amp.{target} needs "
                     f"torch >= {since[0]}.{since[1]} (min-torch is {minimum[0]}.{minimum[1]}"
