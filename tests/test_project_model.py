@@ -12,6 +12,7 @@ import pytest
 
 from torchfix.model.module_names import module_name_for
 from torchfix.model.project import ABSENT, Project
+from torchfix.model.python_floor import find_python_floor
 from torchfix.model.torch_floor import find_torch_floor, parse_floor, requirement_floor
 
 
@@ -160,6 +161,27 @@ def test_every_metadata_file_is_read(tmp_path: Path) -> None:
         folder = tmp_path / name.replace("/", "_").replace(".", "_")
         write(folder, {name: text})
         assert find_torch_floor(folder) is not None, name
+
+
+def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:
+    cases = {
+        "pyproject.toml": ('[project]\nrequires-python = ">=3.9"\n', (3, 9)),
+        "setup.cfg": ("[options]\npython_requires = >=3.8\n", (3, 8)),
+        "setup.py": "from setuptools import setup\nsetup(python_requires='>=3.7')\n",
+        "PKG-INFO": ("Metadata-Version: 2.1\nRequires-Python: >=2.7,!=3.0.*,!=3.1.*\n\n"
+                     "Requires-Python: >=3.12 in the README body is not metadata\n", (2, 7)),
+    }
+    for name, case in cases.items():
+        text, expected = case if isinstance(case, tuple) else (case, (3, 7))
+        folder = tmp_path / name.replace(".", "_")
+        assert find_python_floor(folder) is None
+        write(folder, {name: text})
+        floor = find_python_floor(folder)
+        assert floor is not None and (floor.version, floor.source) == (expected, name), name
+    both = tmp_path / "both"
+    write(both, {"pyproject.toml": '[tool.poetry.dependencies]\npython = "^3.10"\n',
+                 "setup.py": "setup(python_requires='>=3.6')\n"})
+    assert find_python_floor(both).version == (3, 6)  # the lowest wins
 
 
 def test_configured_min_torch_wins_over_the_floor(tmp_path: Path) -> None:

@@ -155,6 +155,8 @@ FRAMEWORK_HOOK_BASES = {
 # The last names of the decorators of kernel compilers (Triton, CuTe DSL, Numba, Warp,
 # Taichi): an assert in their functions is the compiler's, and a raise may not compile.
 KERNEL_DECORATORS = frozenset({"jit", "njit", "kernel"})
+# TorchScript's: it compiles the assert into the function, where -O does not strip it.
+TORCHSCRIPT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method"})
 # Protocol hooks torch calls on a tensor subclass with what the class itself produced
 # (`__tensor_unflatten__` gets the dict `__tensor_flatten__` made): internal invariants.
 TENSOR_SUBCLASS_HOOKS = frozenset({"__tensor_flatten__", "__tensor_unflatten__",
@@ -2236,13 +2238,19 @@ def _failure_spellings(test: ast.expr) -> set[str]:
 def _kernel_decorator(model: SemanticModel, decorator: ast.expr) -> bool:
     """`@triton.jit`, `@triton.jit(...)`, `@cute.kernel`, `@numba.njit`, `@ti.kernel`: a
     decorator whose last name is `jit`, `njit` or `kernel`, from a package other than
-    torch; and `@torch.jit.script`, whose compiled assert `python -O` never strips (the
-    caller gets `torch.jit.Error` either way: geoopt, round 17)."""
+    torch; and `@torch.jit.script` / `@torch.jit.script_method`, also through a name bound
+    to one (`MyStatic = torch.jit.script`), whose compiled assert `python -O` never strips
+    (the caller gets `torch.jit.Error` either way: geoopt, round 17)."""
     if isinstance(decorator, ast.Call):
         decorator = decorator.func
     name = model.qualified_name(decorator) or ast.unparse(decorator)
-    if name == "torch.jit.script":
+    if name in TORCHSCRIPT_DECORATORS:
         return True
+    if isinstance(decorator, ast.Name) and any(
+            binding.value is not None
+            and model.qualified_name(binding.value) in TORCHSCRIPT_DECORATORS
+            for binding in model.bindings(decorator)):
+        return True  # `MyStatic = torch.jit.script` where JIT is on (rwkv, round 21)
     parts = name.split(".")
     return parts[-1] in KERNEL_DECORATORS and parts[0] != "torch"
 

@@ -411,6 +411,16 @@ FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensor
                           "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
                           "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
+# The oldest Python the helper runs on (f-strings, os.fspath, os.PathLike), and why a fix
+# is unsafe in a project that still declares an older one (torchbearer, round 21).
+HELPER_PYTHON = (3, 6)
+OLD_PYTHON_REASON = (" (the project declares Python {version} in {source}; the helper "
+                     "needs Python 3.6)")
+# The project's tests replace torch.save with a mock and check what it was given: the
+# helper hands torch.save a temporary path, so they fail (torchbearer, round 21).
+MOCKED_SAVE = "atomic-save/mocked-save"
+MOCKED_SAVE_REASON = (" (the project's tests mock torch.save at {where}: the helper hands "
+                      "it a temporary path, which tests checking its arguments reject)")
 # The first words of functions that derive a file from another (a pruned, merged,
 # converted, expanded or quantized copy), and why such a save is only an unsafe fix.
 DERIVING_VERBS = frozenset({"prune", "merge", "convert", "expand", "extract", "quantize",
@@ -763,6 +773,13 @@ class AtomicSave(Codemod):
         elif is_cli_command(file):  # unless the function's name says checkpoint
             decisions = _unsafe_for(decisions, CLI_REASON,
                                     keep=lambda node: facts.in_checkpoint_function(node))
+        python = file.project.python_floor()
+        if python is not None and python.version < HELPER_PYTHON:
+            decisions = _unsafe_for(decisions, OLD_PYTHON_REASON.format(
+                version=f"{python.version[0]}.{python.version[1]}", source=python.source))
+        mocked = file.project.derived(MOCKED_SAVE, str(file.project.root))
+        if mocked:
+            decisions = _unsafe_for(decisions, MOCKED_SAVE_REASON.format(where=mocked))
         # The first top-level statement running a rewritten save while the module is
         # imported: the inline helper goes before it (see HelperPlan.anchors).
         limit = min((index for node, _, _ in decisions
@@ -2524,6 +2541,50 @@ def _defined_savers(path: Path) -> list[str]:
 
 
 register_derived_fact(OWN_SAVERS, own_savers)
+
+
+def mocked_save(project: Project, root: str) -> str:
+    """Where the project's tests below `root` replace torch.save ("path:line", "" where
+    none does): `patch("torch.save")` (also as a decorator, `mocker.patch`),
+    `patch.object(torch, "save")`, `monkeypatch.setattr(torch, "save", ...)` or
+    `monkeypatch.setattr("torch.save", ...)`. Only test files naming torch.save's parts
+    are parsed; each file's answer is remembered by the scan memo."""
+    memo = project.memo(MOCKED_SAVE.replace("/", "-"))
+    found = ""
+    for path in sorted(Path(root).rglob("*.py")):
+        relative = path.relative_to(root)
+        if not is_test_path(path) or any(
+                part.startswith(".") or part in ("build", "site-packages", "node_modules")
+                for part in relative.parts[:-1]):
+            continue
+        line = (_mocks_save(path) if memo is None
+                else memo.result(path, str(path), _mocks_save))
+        if line:
+            found = f"{relative.as_posix()}:{line}"
+            break
+    if memo is not None:
+        memo.save()
+    return found
+
+
+def _mocks_save(path: Path) -> int:
+    """The line of the module's first replacement of torch.save; 0 where it has none."""
+    tree = parse_if_mentions(path, b"torch.save", b"save")
+    if tree is None:
+        return 0
+    for node in sorted(nodes_of(tree, ast.Call), key=lambda node: node.lineno):
+        name = _dotted(node.func).rsplit(".", 1)[-1]
+        strings = [argument.value for argument in node.args[:2]
+                   if isinstance(argument, ast.Constant) and isinstance(argument.value, str)]
+        targets = [_dotted(argument) for argument in node.args[:1]]
+        if name in ("patch", "setattr") and "torch.save" in strings[:1]:
+            return node.lineno  # patch("torch.save"), monkeypatch.setattr("torch.save", f)
+        if name in ("object", "setattr") and targets == ["torch"] and strings[:1] == ["save"]:
+            return node.lineno  # patch.object(torch, "save"), setattr(torch, "save", f)
+    return 0
+
+
+register_derived_fact(MOCKED_SAVE, mocked_save)
 
 # What a rename into place is called by, and what makes the temporary file it renames.
 RENAMERS = frozenset({"os.replace", "os.rename", "shutil.move"})

@@ -1,5 +1,7 @@
 # golden-args: --unsafe-fixes
 """Asserts a compiler, torch or the next statement already owns: left alone."""
+import os
+
 import cutlass.cute as cute
 import torch
 import triton
@@ -22,6 +24,20 @@ def rmsnorm_fwd(m_tile: int, num_threads: int):
 @torch.jit.script
 def project_onto_birkhoff(x: torch.Tensor, max_iter: int = 100) -> torch.Tensor:
     assert max_iter > 0, "max_iter must be positive"  # compiled: -O never strips it
+    return x
+
+
+if os.environ.get("JIT_ON") != "0":
+    MyStatic = torch.jit.script
+else:
+    def MyStatic(function):
+        return function
+
+
+@MyStatic
+def cuda_mm8_one(N: int, M: int, x, w):
+    assert x.shape == (N,)  # scripted where JIT is on (rwkv, round 21): -O never strips it
+    assert w.shape == (N, M)
     return x
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from torchfix.model.facts import ClassFacts, ModuleFacts, Signature
     from torchfix.model.formatter import FormatterSettings
     from torchfix.model.import_settings import ImportSettings
+    from torchfix.model.python_floor import PythonFloor
     from torchfix.model.scan_memo import FactMemo, ScanMemo
     from torchfix.model.torch_floor import TorchFloor
 
@@ -70,6 +71,8 @@ class Project:
     _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
     _floor: TorchFloor | None = field(default=None, repr=False)
     _floor_read: bool = False
+    _python_floor: PythonFloor | None = field(default=None, repr=False)
+    _python_floor_read: bool = False
     _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
@@ -338,6 +341,17 @@ class Project:
         self._note("project:torch-floor", repr(floor.version) if floor else ABSENT)
         return floor
 
+    def python_floor(self) -> PythonFloor | None:
+        """The oldest Python the project declares it supports (its own metadata)."""
+        if not self._python_floor_read:
+            from torchfix.model.python_floor import find_python_floor
+
+            self._python_floor = find_python_floor(self.root)
+            self._python_floor_read = True
+        floor = self._python_floor
+        self._note("project:python-floor", repr(floor.version) if floor else ABSENT)
+        return floor
+
     def package_floor(self, package: str) -> TorchFloor | None:
         """The oldest version of `package` (`torchvision`) the project declares."""
         if package not in self._package_floors:
@@ -600,6 +614,7 @@ class Project:
         self._modules.clear()
         self._digests.clear()
         self._floor_read = False
+        self._python_floor_read = False
         self._package_floors.clear()
         self._expectations = None
         self._reach = None
@@ -630,6 +645,9 @@ class Project:
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT
+            if key == "project:python-floor":
+                python_floor = self.python_floor()
+                return repr(python_floor.version) if python_floor else ABSENT
             if kind == "project" and name.startswith("floor:"):
                 package_floor = self.package_floor(name.removeprefix("floor:"))
                 return repr(package_floor.version) if package_floor else ABSENT

@@ -134,46 +134,46 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
     if (root / "requirements").is_dir():
         text_files += sorted((root / "requirements").glob("*.txt"))
     for path in text_files:
-        for line in _read(path).splitlines():
-            yield _relative(path, root), line.strip()
+        for line in read_text(path).splitlines():
+            yield relative_to(path, root), line.strip()
     # An sdist's or an unpacked wheel's metadata: what setup.py computed (its
     # install_requires may be built in code torchfix does not run). Extras are not the
     # project's floor.
     metadata = [root / "PKG-INFO", *sorted(root.glob("*.dist-info/METADATA"))]
     for path in metadata:
-        for line in _read(path).splitlines():
+        for line in read_text(path).splitlines():
             if line.startswith("Requires-Dist:") and "extra ==" not in line:
-                yield _relative(path, root), line.removeprefix("Requires-Dist:").strip()
+                yield relative_to(path, root), line.removeprefix("Requires-Dist:").strip()
     # setuptools' egg-info beside the sources: requires.txt, whose extras follow
     # `[name]` section headers.
     for path in sorted(root.glob("*.egg-info/requires.txt")):
-        for line in _read(path).splitlines():
+        for line in read_text(path).splitlines():
             if line.strip().startswith("["):
                 break
-            yield _relative(path, root), line.strip()
+            yield relative_to(path, root), line.strip()
     # What the README promises ("works with **PyTorch 1.8+**"), where no file pins it.
     # An unpacked wheel's or sdist's README is the body of its metadata (adapters 1.3.0:
     # "supports **Python 3.9+** and **PyTorch 2.0+**" in its METADATA, no README file).
     # Only the body: the headers above it list extras' requirements too.
     readmes = sorted(root.glob("README*")) or metadata
     for path in readmes:
-        text = _read(path)
+        text = read_text(path)
         if path in metadata:
             text = text.partition("\n\n")[2]
         text = _MARKDOWN_LINK.sub(r"\1", text.replace("*", "").replace("`", ""))
         for match in _README_FLOOR.finditer(text):
             major = match.group("major") or match.group("major2")
             minor = match.group("minor") or match.group("minor2")
-            yield _relative(path, root), f"torch>={major}.{minor}"
+            yield relative_to(path, root), f"torch>={major}.{minor}"
     conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
     for path in conda_files:
-        for line in _read(path).splitlines():
+        for line in read_text(path).splitlines():
             item = line.strip()
             if item.startswith("- "):
-                yield _relative(path, root), item[2:].strip().strip("'\"")
+                yield relative_to(path, root), item[2:].strip().strip("'\"")
 
 
-def _read(path: Path) -> str:
+def read_text(path: Path) -> str:
     try:
         if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
             return ""
@@ -182,7 +182,7 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _relative(path: Path, root: Path) -> str:
+def relative_to(path: Path, root: Path) -> str:
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -190,7 +190,7 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _pyproject(path: Path) -> Iterator[tuple[str, str]]:
-    text = _read(path)
+    text = read_text(path)
     if "torch" not in text:
         return
     try:
@@ -220,7 +220,7 @@ def _pyproject(path: Path) -> Iterator[tuple[str, str]]:
 
 
 def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
-    text = _read(path)
+    text = read_text(path)
     if "torch" not in text:
         return
     import configparser  # here: only projects with a setup.cfg need it
@@ -242,7 +242,7 @@ def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
 
 
 def _setup_py(path: Path) -> Iterator[tuple[str, str]]:
-    text = _read(path)
+    text = read_text(path)
     if "torch" not in text:
         return
     try:
