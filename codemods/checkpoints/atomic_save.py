@@ -1042,7 +1042,8 @@ class _Facts:
         sibling = self._fresh_file_sibling(destination, call)
         if sibling is not None:
             return Safety.MANUAL, FRESH_FILES_MESSAGE.format(line=sibling.lineno)
-        saver = self._library_saver_beside(destination, call)
+        saver = self._library_saver_beside(destination, call) or \
+            self._bulk_writer_beside(destination, call)
         if saver is not None:
             return Safety.MANUAL, FOLDER_MESSAGE.format(
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
@@ -1447,7 +1448,25 @@ class _Facts:
             words = identifier_words(name)
             if words and words[0] in DERIVING_VERBS:
                 return name
+        function = self.model.enclosing_function(call)
+        if function is not None and self._builds_from_pretrained(function, call):
+            return function.name
         return None
+
+    def _builds_from_pretrained(self, function: ast.FunctionDef | ast.AsyncFunctionDef,
+                                call: ast.Call) -> bool:
+        """Whether the function sets a model up from pretrained weights before the save
+        (`model = AutoModel.from_pretrained(...)`) and hands something back: a builder
+        (FlagEmbedding's `get_model`, round 21), whose files are made from weights that
+        are still there, again on every run's setup."""
+        returns = any(isinstance(node, ast.Return) and node.value is not None
+                      and self.model.enclosing_function(node) is function
+                      for node in ast.walk(function))
+        return returns and any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "from_pretrained" and node.lineno < call.lineno
+            and self.model.enclosing_function(node) is function
+            for node in ast.walk(function))
 
     def _is_export(self, call: ast.Call) -> bool:
         """Whether the save is in a function that exports a model (`export_onnx`,
@@ -1860,6 +1879,42 @@ class _Facts:
         return self._writer_into(call, function, scope,
                                  lambda: self._path_names(destination, scope, set()),
                                  library_saver)
+
+    def _bulk_writer_beside(self, destination: ast.expr, call: ast.Call) -> ast.Call | None:
+        """Another writer of the folder (`self.model.save(output_dir)`, a call whose name
+        says it saves, writes, dumps or exports) running with a save of something that is
+        no training state (`torch.save(self.args, join(output_dir, "training_args.bin"))`):
+        the folder's bulk, the weights, is written in place by that writer, so one atomic
+        metadata file changes nothing of what a crash leaves (FlagEmbedding's trainers,
+        round 21). The writer must be handed the folder itself, named as the destination
+        is built from it. Saves of state beside such writers (a config writer beside the
+        weights) are rewritten."""
+        if not call.args or isinstance(call.args[0], ast.Starred):
+            return None
+        function = self.model.enclosing_function(call)
+        scope = self.model.scope_created_by(function) if function is not None \
+            else self.model.module_scope
+        if self._holds_state(call.args[0], scope, frozenset(), 0):
+            return None
+        folders = self._path_names(destination, scope, set())
+
+        def writer(other: ast.Call) -> bool:
+            # Named for writing (`save`, `write_config`; not `assemble_save_path`), and
+            # handed the folder itself (`model.save(output_dir)`), not a file of its own
+            # beside this one (PyG's `self.save(data, self.processed_paths[0])`) nor the
+            # saved file (`logger.save_model(path)` uploads it).
+            name = (other.func.attr if isinstance(other.func, ast.Attribute)
+                    else other.func.id if isinstance(other.func, ast.Name) else "")
+            words = identifier_words(name)
+            return (bool(words) and words[0] in WRITER_WORDS
+                    and self.model.qualified_name(other.func) not in TORCH_SAVE
+                    and not self._own_saver(other, name)
+                    and any(isinstance(argument, (ast.Name, ast.Attribute))
+                            and _dotted(argument) in folders
+                            and _dotted(argument) != _dotted(destination)
+                            for argument in (*other.args, *(k.value for k in other.keywords))))
+
+        return self._writer_into(call, function, scope, lambda: folders, writer)
 
     def _writer_into(self, call: ast.Call,
                      function: ast.FunctionDef | ast.AsyncFunctionDef | None, scope: object,
@@ -2506,9 +2561,10 @@ register_derived_fact(SAVING_MODULES, saving_modules)
 
 
 def own_savers(project: Project, root: str) -> str:
-    """The names of `LIBRARY_SAVERS` that the project below `root` defines functions or
-    methods of, comma-separated: a call of one of those may be the project's own
-    torch.save wrapper, not a library's saver. Tests aside. Only files holding
+    """The savers the project below `root` defines (`LIBRARY_SAVERS` and functions
+    named for writing) that do more than hand over to a library's saver
+    (`_forwards_to_library`), comma-separated: a call of one of those may be the project's
+    own torch.save wrapper, not a library's saver. Tests aside. Only files holding
     `def save_` are parsed; each file's answer is remembered by the scan memo."""
     memo = project.memo(OWN_SAVERS.replace("/", "-"))
     found: set[str] = set()
@@ -2526,18 +2582,34 @@ def own_savers(project: Project, root: str) -> str:
 
 
 def _defined_savers(path: Path) -> list[str]:
-    """The names of `LIBRARY_SAVERS` the module at `path` defines functions of."""
-    tree = parse_if_mentions(path, b"def save_")
+    """The names of the savers the module at `path` defines that do more than hand over
+    to a library's saver: `LIBRARY_SAVERS`, and functions named for writing (`save`,
+    `write_checkpoint`), which `_bulk_writer_beside` asks about."""
+    tree = parse_if_mentions(path, b"def save", b"def write", b"def dump", b"def export")
     if tree is None:
         return []
     found = set()
     for owner in ast.walk(tree):
         for node in ast.iter_child_nodes(owner):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                    node.name in LIBRARY_SAVERS:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    node.name in LIBRARY_SAVERS
+                    or WRITER_WORDS & set(identifier_words(node.name))) and \
+                    not _forwards_to_library(node):
                 found.add(f"{node.name}@{owner.name}" if isinstance(owner, ast.ClassDef)
                           else node.name)
     return sorted(found)
+
+
+def _forwards_to_library(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the project's saver only hands over to library savers of the objects it
+    wraps (`def save_pretrained(self, *args, **kwargs): self.tokenizer.save_pretrained(
+    ...); return self.model.save_pretrained(...)`: FlagEmbedding, round 21) and calls no
+    `save` itself: a call of it writes the folder in place like the library's. Other
+    savers of the project may be its own torch.save wrappers, which atomic-save makes
+    atomic in turn, or write a config beside the weights."""
+    calls = [_dotted(node.func) for node in ast.walk(function) if isinstance(node, ast.Call)]
+    return any(name.rsplit(".", 1)[-1] in LIBRARY_SAVERS for name in calls) and not any(
+        name == "save" or name.endswith(".save") for name in calls)
 
 
 register_derived_fact(OWN_SAVERS, own_savers)

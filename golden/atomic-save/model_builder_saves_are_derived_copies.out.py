@@ -1,0 +1,85 @@
+# golden-args: --unsafe-fixes
+# A function that sets a model up from pretrained weights and returns it (FlagEmbedding's
+# `get_model`, round 21) writes a file made from weights that are still there, again on
+# every run's setup: a derived copy, so only an unsafe fix. A training checkpoint saved
+# by another function is rewritten as before.
+import os
+import shutil
+import tempfile
+import typing
+
+import torch
+from transformers import AutoModel
+
+
+def _torchfix_atomic_save(
+    obj: object,
+    f: typing.Any,
+    *args: typing.Any,
+    **kwargs: typing.Any,
+) -> None:
+    """torch.save that never leaves a truncated file at a path destination.
+
+    Inserted by torchfix (atomic-save). torch.save writes a path in place,
+    so a crash, an OOM kill or a preemption mid-write leaves a truncated
+    file, often the only checkpoint. This saves into a temporary folder
+    beside the destination, under the same file name (so the bytes are the
+    ones torch.save writes), fsyncs the file and renames it over the
+    destination: readers see the old file or the complete new one. A new
+    file gets its permissions from the umask, as before; a replaced one
+    keeps its mode and group. Buffers and open files, and paths that a
+    rename cannot replace faithfully (read-only, hard-linked or foreign
+    files, devices, folders this process cannot write), are written by
+    torch.save in place, exactly as before.
+    """
+    if not isinstance(f, (str, os.PathLike)):
+        torch.save(obj, f, *args, **kwargs)
+        return
+    path = os.path.realpath(f)  # through symlinks, like torch.save
+    folder = os.path.dirname(path)
+    name = os.path.basename(os.fspath(f))  # the archive is named after it
+    old = os.stat(path) if os.path.exists(path) else None
+    in_place = not os.access(folder, os.W_OK | os.X_OK)
+    if old is not None:  # a rename must give the same file: else, in place
+        in_place = in_place or not os.path.isfile(path)
+        in_place = in_place or old.st_nlink != 1
+        in_place = in_place or not os.access(path, os.W_OK)
+        if os.name == "posix":
+            groups = (os.getegid(), *os.getgroups())
+            in_place = in_place or old.st_uid != os.geteuid()
+            in_place = in_place or old.st_gid not in groups
+    if in_place:
+        torch.save(obj, f, *args, **kwargs)
+        return
+    prefix = f".{name}."
+    tmp_folder = tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=folder)
+    try:
+        tmp_path = os.path.join(tmp_folder, name)
+        torch.save(obj, tmp_path, *args, **kwargs)
+        with open(tmp_path, "rb+") as tmp:
+            os.fsync(tmp.fileno())  # on disk before the name points at it
+        if old is not None:
+            os.chmod(tmp_path, old.st_mode & 0o7777)
+            if os.name == "posix":
+                os.chown(tmp_path, -1, old.st_gid)
+        os.replace(tmp_path, path)
+    finally:
+        shutil.rmtree(tmp_folder, ignore_errors=True)
+
+
+def get_model(model_args, output_dir, resize_tokens):
+    model = AutoModel.from_pretrained(model_args.model_name_or_path)
+    model.resize_token_embeddings(resize_tokens)
+    _torchfix_atomic_save(
+        model.embed_tokens, os.path.join(output_dir, "embedding", "emb.pth")
+    )
+    return model
+
+
+def load_embedding(output_dir):
+    return torch.load(os.path.join(output_dir, "embedding", "emb.pth"))
+
+
+def save_checkpoint(model, optimizer, step, checkpoint_dir):
+    _torchfix_atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                "step": step}, os.path.join(checkpoint_dir, "checkpoint.pt"))
