@@ -25,6 +25,7 @@ from torchfix.model.test_code import (
     is_copied_code,
     is_example_code,
     is_test_path,
+    is_vendored_path,
 )
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import keeps_long_code_lines
@@ -588,7 +589,7 @@ class _Decider:
         self._openmmlab_modules: str | None = None  # see _openmmlab
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
-        self.copied_code = is_copied_code(file.text)
+        self.copied_code = is_copied_code(file.text) or is_vendored_path(file.path)
         self._long_lines_kept: dict[int, bool] = {}  # see _keeps_long_lines
         self._dispatch_handlers: set[str] | None = None  # see _dispatched_handler
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
@@ -1179,8 +1180,8 @@ class _Decider:
         if _always_false(node.test):
             yield ALWAYS_FAILS, False
         if self.copied_code:
-            yield ("code copied from another project, as the module's head says: it keeps "
-                   "that project's form, to be kept in step with it"), True
+            yield ("code copied from another project, as the module's head or its folder "
+                   "says: it keeps that project's form, to be kept in step with it"), True
         if self.example_code:
             # Left alone like an invariant: every fresh review called the converted
             # asserts of examples pointless, even as unsafe fixes (rounds 8 to 10).
@@ -1937,9 +1938,21 @@ class _Decider:
         for name in _loads(binding.value):
             found = self.model.bindings(name)
             if (found and found[0].scope is function.scope
-                    and any(b.kind is not BindingKind.PARAMETER for b in found)):
+                    and any(b.kind is not BindingKind.PARAMETER
+                            and not self._defaulting(b) for b in found)):
                 return False
         return True
+
+    def _defaulting(self, binding: Binding) -> bool:
+        """Whether the binding gives a parameter its default, alone in the body of an `if
+        <name> is None:` (`win_length = n_fft` before `hop_length = int(win_length //
+        4)`: voicefixer's stft, round 21): a parameter given so still holds the caller's
+        value or one made of the caller's values."""
+        if not _plain_assignment(binding) or binding.statement is None:
+            return False
+        guard = self.model.parent(binding.statement)
+        return (isinstance(guard, ast.If) and any(s is binding.statement for s in guard.body)
+                and _tests_missing(guard.test, binding.name))
 
     def _self_parameter(self, function: _Function) -> str | None:
         if function.owner is None or any(

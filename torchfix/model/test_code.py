@@ -85,6 +85,21 @@ _COPIED_CODE = re.compile(
 COPIED_HEAD_LINES = 40
 
 
+# Folders that hold another project's code as copied, to be kept in step with it: a
+# backport of a newer release (brevitas' `backport/fx/`, a copy of torch.fx: round 21) or
+# a vendored copy. Not `third_party/`: projects keep their own adapted code there too
+# (llamafactory's Muon, whose converted checks were judged correct).
+VENDORED_FOLDERS = frozenset({"backport", "backports", "_vendor", "vendored", "_vendored"})
+
+
+def is_vendored_path(path: str | os.PathLike[str]) -> bool:
+    """Whether the module lies below a folder of copied code (`VENDORED_FOLDERS`)."""
+    relative = PurePath(os.path.abspath(path))
+    with contextlib.suppress(ValueError):
+        relative = relative.relative_to(os.getcwd())
+    return any(part.lower() in VENDORED_FOLDERS for part in relative.parts[:-1])
+
+
 def is_copied_code(text: str) -> bool:
     """Whether the module says at its head (its first `COPIED_HEAD_LINES` lines) that its
     code is copied from another project, whose form it keeps."""
