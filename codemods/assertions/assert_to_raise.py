@@ -1939,7 +1939,8 @@ class _Decider:
             found = self.model.bindings(name)
             if (found and found[0].scope is function.scope
                     and any(b.kind is not BindingKind.PARAMETER
-                            and not self._defaulting(b) for b in found)):
+                            and (name.id == binding.name or not self._defaulting(b))
+                            for b in found)):
                 return False
         return True
 
