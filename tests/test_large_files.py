@@ -113,6 +113,43 @@ def test_mapping_positions_through_earlier_edits_is_linear_in_the_lines():
     assert large <= 4.5 * small
 
 
+def _edits_work(rows: int) -> tuple[int, list]:
+    """Python lines executed to find the edits of a fix (what `--format json` reports) in
+    a file of repeated rows, as neural-compressor's Hadamard tables: one assert rewritten
+    at the top, the rows unchanged."""
+    from torchfix.output.fixes import file_edits
+
+    table = "".join("    [1, -1, 1, -1],\n" if n % 2 else "    [1, 1, -1, -1],\n"
+                    for n in range(rows))
+    before = f"def f(n):\n    assert n > 0\n    return [\n{table}    ]\n".encode()
+    after = before.replace(b"    assert n > 0\n",
+                           b"    if n <= 0:\n        raise ValueError(n)\n")
+    executed = 0
+
+    def count(frame, event, arg):
+        nonlocal executed
+        executed += event == "line"
+        return count
+
+    previous = sys.gettrace()
+    sys.settrace(count)
+    try:
+        edits = file_edits(before, after, "utf-8")
+    finally:
+        sys.settrace(previous)
+    return executed, edits
+
+
+def test_edits_of_a_fix_are_found_in_linear_work_on_repeated_lines():
+    # difflib's SequenceMatcher compared every pair of equal rows: neural-compressor's
+    # 97,000-line quarot_utils.py held `check --format json` for minutes (round 22).
+    (small, small_edits), (large, large_edits) = _edits_work(500), _edits_work(2_000)
+    assert large <= 4.5 * small
+    assert small_edits == large_edits  # one edit, at the assert, either way
+    assert [(edit.line, edit.end_line) for edit in large_edits] == [(2, 2)]
+    assert "raise ValueError(n)" in large_edits[0].content
+
+
 def test_positions_of_chained_codemods_match_check_on_repetitive_code(tmp_path, cli):
     source = (
         "import torch\n\nscaler = torch.cuda.amp.GradScaler()\n\n"
