@@ -17,7 +17,7 @@ from torchfix.model.ast_index import nodes_of
 from torchfix.model.formatter import FormatterSettings
 from torchfix.model.module_names import ModuleName
 from torchfix.model.project import Project, register_derived_fact
-from torchfix.model.scan_memo import parse_if_mentions
+from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
 from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
 from torchfix.rewrite.contract import (
@@ -1903,8 +1903,7 @@ class _Facts:
             # handed the folder itself (`model.save(output_dir)`), not a file of its own
             # beside this one (PyG's `self.save(data, self.processed_paths[0])`) nor the
             # saved file (`logger.save_model(path)` uploads it).
-            name = (other.func.attr if isinstance(other.func, ast.Attribute)
-                    else other.func.id if isinstance(other.func, ast.Name) else "")
+            name = _called_name(other)
             words = identifier_words(name)
             return (bool(words) and words[0] in WRITER_WORDS
                     and self.model.qualified_name(other.func) not in TORCH_SAVE
@@ -1957,9 +1956,7 @@ class _Facts:
             return None
 
         def writer(other: ast.Call) -> bool:
-            name = (other.func.attr if isinstance(other.func, ast.Attribute)
-                    else other.func.id if isinstance(other.func, ast.Name) else "")
-            return (bool(WRITER_WORDS & set(identifier_words(name)))
+            return (bool(WRITER_WORDS & set(identifier_words(_called_name(other))))
                     and self.model.qualified_name(other.func) != "torch.save")
 
         return self._writer_into(call, function, scope, lambda: folders, writer)
@@ -1999,40 +1996,35 @@ class _Facts:
     def _formatted_counters(self, destination: ast.expr, scope: object) -> set[str]:
         """The training counters (`epoch`, `self.step`) a destination formats into its
         name, directly (`f"model_{epoch}.pt"`) or through the locals it is built from."""
-        found: set[str] = set()
-        values: list[ast.AST] = [destination]
+        return {counter for _, counter in self._counter_formats(destination, scope)}
+
+    def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
+        """The local names the destination is built from whose one binding in the
+        function formats a training counter into a path (`f"checkpoint_epoch_{epoch}"`)."""
+        return {local for local, _ in self._counter_formats(destination, scope)
+                if local is not None}
+
+    def _counter_formats(self, destination: ast.expr, scope: object
+                         ) -> Iterator[tuple[str | None, str]]:
+        """(local, counter) for each training counter formatted into the destination:
+        `local` is the name the destination reads whose one binding in `scope` formats it
+        (`checkpoint_dir = f"checkpoint_epoch_{epoch}"`), None where the destination
+        formats it itself."""
+        values: list[tuple[str | None, ast.AST]] = [(None, destination)]
         for node in ast.walk(destination):
             if isinstance(node, ast.Name):
                 bindings = self.model.bindings(node)
                 if len(bindings) == 1 and bindings[0].scope is scope and \
                         bindings[0].value is not None:
-                    values.append(bindings[0].value)
-        for value in values:
+                    values.append((node.id, bindings[0].value))
+        for local, value in values:
             for inner in ast.walk(value):
-                if isinstance(inner, ast.JoinedStr):
-                    for part in inner.values:
-                        if isinstance(part, ast.FormattedValue) and COUNTER_WORDS & set(
-                                identifier_words(_identifier(part.value) or "")):
-                            found.add(_dotted(part.value) or _identifier(part.value) or "")
-        return found
-
-    def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
-        """The local names the destination is built from whose one binding in the
-        function formats a training counter into a path (`f"checkpoint_epoch_{epoch}"`)."""
-        found: set[str] = set()
-        for node in ast.walk(destination):
-            if not isinstance(node, ast.Name):
-                continue
-            bindings = self.model.bindings(node)
-            if len(bindings) != 1 or bindings[0].scope is not scope or bindings[0].value is None:
-                continue
-            for inner in ast.walk(bindings[0].value):
-                if isinstance(inner, ast.JoinedStr) and any(
-                        isinstance(part, ast.FormattedValue)
-                        and COUNTER_WORDS & set(identifier_words(_identifier(part.value) or ""))
-                        for part in inner.values):
-                    found.add(node.id)
-        return found
+                if not isinstance(inner, ast.JoinedStr):
+                    continue
+                for part in inner.values:
+                    if isinstance(part, ast.FormattedValue) and COUNTER_WORDS & set(
+                            identifier_words(_identifier(part.value) or "")):
+                        yield local, _dotted(part.value) or _identifier(part.value) or ""
 
     def _library_saver(self, call: ast.Call) -> str | None:
         """The saver's name if the call is a library saver that writes in place."""
@@ -2621,22 +2613,9 @@ def mocked_save(project: Project, root: str) -> str:
     `patch.object(torch, "save")`, `monkeypatch.setattr(torch, "save", ...)` or
     `monkeypatch.setattr("torch.save", ...)`. Only test files naming torch.save's parts
     are parsed; each file's answer is remembered by the scan memo."""
-    memo = project.memo(MOCKED_SAVE.replace("/", "-"))
-    found = ""
-    for path in sorted(Path(root).rglob("*.py")):
-        relative = path.relative_to(root)
-        if not is_test_path(path) or any(
-                part.startswith(".") or part in ("build", "site-packages", "node_modules")
-                for part in relative.parts[:-1]):
-            continue
-        line = (_mocks_save(path) if memo is None
-                else memo.result(path, str(path), _mocks_save))
-        if line:
-            found = f"{relative.as_posix()}:{line}"
-            break
-    if memo is not None:
-        memo.save()
-    return found
+    found = first_answer(project.memo(MOCKED_SAVE.replace("/", "-")),
+                         project_modules(root, tests=True), _mocks_save)
+    return "" if found is None else f"{found[0].relative_to(root).as_posix()}:{found[1]}"
 
 
 def _mocks_save(path: Path) -> int:
@@ -3276,6 +3255,13 @@ def _renames_into_place(call: ast.Call) -> bool:
         or (attr == "rename" and count in (1, 2))
         or (attr in ("move", "mv") and count == 2)
     )
+
+
+def _called_name(call: ast.Call) -> str:
+    """The last name a call is made by: `save` of `self.model.save(...)`, `save_json`."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else \
+        func.id if isinstance(func, ast.Name) else ""
 
 
 def _dotted(node: ast.AST) -> str:

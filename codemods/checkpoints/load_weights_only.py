@@ -10,7 +10,7 @@ from typing import Any
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
-from torchfix.model.scan_memo import parse_if_mentions, project_modules
+from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.rewrite.contract import (
     AddKeyword,
@@ -732,17 +732,9 @@ STATE_DICT_OVERRIDES = "load-weights-only/state-dict-overrides"
 def state_dict_overrides(project: Project, root: str) -> str:
     """The first module class below `root` (tests, hidden and build folders aside) that
     overrides `state_dict`; each file's answer is remembered between runs."""
-    memo = project.memo(STATE_DICT_OVERRIDES.replace("/", "-"))
-    found = ""
-    for path in project_modules(root):
-        answer = (_state_dict_override(path) if memo is None
-                  else memo.result(path, str(path), _state_dict_override))
-        if answer:
-            found = f"{answer} at {os.path.relpath(path, root)}"
-            break
-    if memo is not None:
-        memo.save()
-    return found
+    found = first_answer(project.memo(STATE_DICT_OVERRIDES.replace("/", "-")),
+                         project_modules(root), _state_dict_override)
+    return "" if found is None else f"{found[1]} at {os.path.relpath(found[0], root)}"
 
 
 def _state_dict_override(path: Path) -> str:

@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,17 +105,32 @@ _RACY_NS = 2_000_000_000
 SKIPPED_FOLDERS = frozenset({"build", "dist", "site-packages", "node_modules", "venv"})
 
 
-def project_modules(root: str | Path) -> Iterator[Path]:
+def project_modules(root: str | Path, *, tests: bool = False) -> Iterator[Path]:
     """The Python files below `root` that are the project's own code, in sorted order:
-    test files and hidden, build and environment folders aside. The scans that derive a
-    project fact from every module walk these."""
+    test files (or, with `tests`, only those) and hidden, build and environment folders
+    aside. The scans that derive a project fact from every module walk these."""
     for folder, folders, files in os.walk(root):
         folders[:] = sorted(name for name in folders
                             if not name.startswith(".") and name not in SKIPPED_FOLDERS)
         for name in sorted(files):
             path = Path(folder, name)
-            if name.endswith(".py") and not is_test_path(path):
+            if name.endswith(".py") and is_test_path(path) == tests:
                 yield path
+
+
+def first_answer(memo: ScanMemo | None, paths: Iterable[Path], scan: Callable[[Path], Any]
+                 ) -> tuple[Path, Any] | None:
+    """The first of `paths` (in order) whose `scan` gives a true answer, with that answer;
+    None when none does. Each file's answer is remembered by `memo` (None: no memo)."""
+    try:
+        for path in paths:
+            answer = scan(path) if memo is None else memo.result(path, str(path), scan)
+            if answer:
+                return path, answer
+        return None
+    finally:
+        if memo is not None:
+            memo.save()
 
 
 def tree_stamp(root: Path) -> str | None:
