@@ -532,6 +532,11 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     ("Tested with PyTorch 2.3 on CUDA 12.\n", None),  # tested with is not a floor
     # fairseq 0.12.2's README: a linked name and "version >=" (round 19)
     ("# Requirements\n* [PyTorch](http://pytorch.org/) version >= 1.5.0\n", (1, 5)),
+    # dive-into-graphs 1.1.0: the bound in parentheses (round 22); another package's bound
+    # in the same sentence is not torch's
+    ("The key dependencies are PyTorch (>=1.10.0), PyTorch Geometric (>=2.0.0).\n"
+     "1. Install [PyTorch](https://pytorch.org/get-started/locally/) (>=1.10.0)\n", (1, 10)),
+    ("Install PyTorch Geometric (>=2.0.0) first.\n", None),
 ])
 def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
     (tmp_path / "README.md").write_text(readme)

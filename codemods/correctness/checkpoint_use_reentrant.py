@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from pathlib import Path
 
+from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import appended_keyword
 
@@ -69,6 +71,13 @@ class CheckpointUseReentrant(Codemod):
         Option("use-reentrant", True, "The value to write: true keeps today's behaviour "
                "(safe); false is the recommended variant (an unsafe fix).", check=_flag),
     )
+
+    @classmethod
+    def skips_path(cls, path: Path) -> bool:
+        # A test exercises what the default does; under torch.compile a test framework may
+        # reject the keyword the fix writes (lightning-thunder's test_dynamo.py: "use_reentrant
+        # =True is not supported in Thunder", four tests broken; round 22).
+        return is_test_path(path)
 
     @classmethod
     def candidate_lines(cls, tree: ast.Module) -> set[int]:

@@ -43,6 +43,13 @@ from ..prefilter import attributes_by_name, calls_by_name, from_package, guess
 from ..spelling import Spelling, name_is_free, refer, without_module_import
 from .catalogue import Entry
 
+# Where a function held as a value is compared by identity rather than called: an
+# element of a table (a list, tuple, set or dict of ops), or an operand of a comparison.
+_TABLES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Compare)
+VALUE_DETAIL = ("unsafe: held in a table, not called: the new name is another object, so "
+                "a table or registry that holds the old one changes")
+GUARDED_DETAIL = ("unsafe: this use runs only where torch has the feature (an "
+                  "`is_available()` check), but the import the fix adds runs everywhere")
 VERBS = {"removed": "was removed from torch", "deprecated": "is deprecated",
          "non-public": "is not public"}
 # Names that are common words in other code (`x.norm()`, `range(n)`, `linalg.solve`):
@@ -68,6 +75,7 @@ class _Fix:
 
     edits: tuple[Edit, ...]
     safety: Safety
+    detail: str = ""  # why the fix is unsafe here, where the row does not say
 
 
 class Table:
@@ -257,6 +265,8 @@ class Table:
             return Finding(node, self._message(entry, "its name is taken here"), Safety.MANUAL,
                            code=self.codes.use)
         safety, detail = self._safety(file, entry)
+        if spelled.imports and safety is Safety.SAFE and _availability_guarded(file, node):
+            safety, detail = Safety.UNSAFE, GUARDED_DETAIL
         return Finding(node, self._message(entry, detail), safety,
                        (ReplaceNode(node, spelled.text), *spelled.imports), code=self.codes.use)
 
@@ -273,6 +283,7 @@ class Table:
             yield Finding(node, self._message(entry, fix), Safety.MANUAL, code=code)
             return
         safety, detail = self._safety(file, entry, fix.safety)
+        detail = detail or fix.detail
         yield Finding(node, self._message(entry, detail), safety, fix.edits, code=code)
 
     def _fix(self, file: FileContext, entry: Entry, node: ast.expr,
@@ -292,6 +303,12 @@ class Table:
         if spelled is None:
             return f"a name {entry.replacement} needs is taken in this file"
         rename = (ReplaceNode(node, spelled.text),) if spelled.text != file.source(node) else ()
+        if call is None and isinstance(parent, _TABLES):
+            # Another object under the new name (`torch.ger` is no `torch.outer`): a table
+            # of ops that holds the old one changes (lightning-thunder's registry of torch
+            # ops, which lists `torch.outer` already: `import thunder` failed; round 22).
+            # A value handed on to be called (`map(torch.ger, ...)`) is renamed as a call.
+            return _Fix((*rename, *spelled.imports), Safety.UNSAFE, VALUE_DETAIL)
         if call is None or entry.fix == "rename":
             return _Fix((*rename, *spelled.imports), entry.safety)
         fixer = _CALL_FIXES[entry.fix]
@@ -507,6 +524,21 @@ class Table:
 # -- call rewrites ---------------------------------------------------------------------------
 
 CallFix = Callable[[FileContext, Entry, ast.Call, str, frozenset[str]], "_Fix | str"]
+
+
+def _availability_guarded(file: FileContext, node: ast.AST) -> bool:
+    """Whether the use runs only where an enclosing `if` (or conditional expression) checks
+    that a part of torch is there (`torch.distributed.is_available()`: lightning-thunder's
+    `*((torch.distributed._tensor.DTensor,) if torch.distributed.is_available() else ())`,
+    round 22): the import the fix adds at the top of the module would run everywhere."""
+    child: ast.AST = node
+    for parent in file.semantic.ancestors(node):
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and any(
+                isinstance(inner, ast.Attribute) and inner.attr == "is_available"
+                for inner in ast.walk(parent.test)):
+            return True
+        child = parent
+    return False
 
 
 def _plain(call: ast.Call) -> bool:

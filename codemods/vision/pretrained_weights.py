@@ -172,8 +172,9 @@ class TorchvisionPretrained(Codemod):
 
 def _weights_fallback(file: FileContext, call: ast.Call) -> bool:
     """Whether the call sits in an `except` clause whose `try:` body already passes
-    `weights=` (torch-fidelity: `try: vgg16(weights=VGG16_Weights.IMAGENET1K_V1)` /
-    `except Exception: vgg16(pretrained=True)`): the old spelling there serves a
+    `weights=`, or in an arm of an `if` whose other arm does (torch-fidelity: `try:
+    vgg16(weights=VGG16_Weights.IMAGENET1K_V1)` / `except Exception: vgg16(
+    pretrained=True)`; pyiqa's `if VGG16_Weights is not None:`): the old spelling there serves a
     torchvision without the weights API (round 15), and the rewrite would make the two
     arms the same and break that torchvision."""
     child: ast.AST = call
@@ -182,12 +183,24 @@ def _weights_fallback(file: FileContext, call: ast.Call) -> bool:
             return False
         if (isinstance(parent, (ast.Try, *_TRY_STAR)) and any(
                 handler is child for handler in parent.handlers)
-                and any(isinstance(inner, ast.keyword) and inner.arg in ("weights",
-                                                                          "weights_backbone")
-                        for statement in parent.body for inner in ast.walk(statement))):
+                and _passes_weights(parent.body)):
             return True
+        if isinstance(parent, (ast.If, ast.IfExp)):
+            # `if VGG16_Weights is not None: vgg16(weights=...)` / `else: vgg16(
+            # pretrained=True)` (pyiqa, round 22): the other arm serves the new API.
+            arms = ([parent.body, parent.orelse] if isinstance(parent, ast.If)
+                    else [[parent.body], [parent.orelse]])
+            if any(_passes_weights(arm) for arm in arms
+                   if not any(statement is child for statement in arm)):
+                return True
         child = parent
     return False
+
+
+def _passes_weights(statements: list[ast.stmt] | list[ast.expr]) -> bool:
+    """Whether a call among the statements passes `weights=` or `weights_backbone=`."""
+    return any(isinstance(inner, ast.keyword) and inner.arg in ("weights", "weights_backbone")
+               for statement in statements for inner in ast.walk(statement))
 
 
 def _candidates(tree: ast.Module) -> list[ast.Call]:

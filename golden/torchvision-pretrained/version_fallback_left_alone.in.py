@@ -1,5 +1,10 @@
 import torchvision
 
+try:
+    from torchvision.models import ResNet34_Weights
+except ImportError:  # torchvision < 0.13
+    ResNet34_Weights = None
+
 
 def load_vgg16(verbose: bool = False):
     try:
@@ -20,3 +25,17 @@ def load_resnet():
         return torchvision.models.resnet18(pretrained=True)
     except RuntimeError:  # no fallback for another torchvision: still rewritten
         return None
+
+
+def load_resnet34():
+    # pyiqa's form (round 22): the `else` arm serves a torchvision without the weights API
+    if ResNet34_Weights is not None:
+        return torchvision.models.resnet34(weights=ResNet34_Weights.IMAGENET1K_V1)
+    else:
+        return torchvision.models.resnet34(pretrained=True)
+
+
+def load_resnet50(new_api: bool):
+    if new_api:  # no other arm passing weights=: still rewritten
+        return torchvision.models.resnet50(pretrained=True)
+    return None

@@ -118,6 +118,18 @@ def project_modules(root: str | Path, *, tests: bool = False) -> Iterator[Path]:
                 yield path
 
 
+def every_answer(memo: ScanMemo | None, paths: Iterable[Path], scan: Callable[[Path], Any]
+                 ) -> list[Any]:
+    """`scan`'s answer for each of `paths`, in order, each remembered by `memo` (None: no
+    memo)."""
+    try:
+        return [scan(path) if memo is None else memo.result(path, str(path), scan)
+                for path in paths]
+    finally:
+        if memo is not None:
+            memo.save()
+
+
 def first_answer(memo: ScanMemo | None, paths: Iterable[Path], scan: Callable[[Path], Any]
                  ) -> tuple[Path, Any] | None:
     """The first of `paths` (in order) whose `scan` gives a true answer, with that answer;

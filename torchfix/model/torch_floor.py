@@ -48,11 +48,11 @@ _MAX_FILE_BYTES = 1_000_000
 # "PyTorch 1.8+", "PyTorch 2.1 or later", "torch >= 1.13", "`pytorch>=1.7`" in a README
 # (segment-anything says the last in prose only).
 # "PyTorch version >= 1.5.0" too (fairseq's README, its link `[PyTorch](url)` read as
-# its text).
+# its text), and "PyTorch (>=1.10.0)" (dive-into-graphs, round 22).
 _README_FLOOR = re.compile(
     r"\b(?:pytorch\s*(?:version\s*)?v?(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?\s*"
     r"(?:\+|or (?:later|higher|newer|above)|and (?:above|later|higher|newer))"
-    r"|(?:py)?torch\s*(?:version\s*)?>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
+    r"|(?:py)?torch\s*(?:version\s*)?\(?\s*>=\s*(?P<major2>\d+)\.(?P<minor2>\d+))",
     re.IGNORECASE,
 )
 _MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
