@@ -2449,18 +2449,32 @@ def package_module_name(module: ModuleName, root: Path) -> ModuleName:
     """`module` (named by the folders with an `__init__.py` above the file) with each
     folder without one that sits inside a regular package taken as part of it: a
     namespace subpackage (PEP 420) of that package, as `litgpt/eval/evaluate.py` (no
-    `litgpt/eval/__init__.py`) is imported as `litgpt.eval.evaluate`. Script folders
+    `litgpt/eval/__init__.py`) is imported as `litgpt.eval.evaluate`, also several such
+    folders deep (pylate's `stanford_nlp/indexing/codecs/residual.py`). Script folders
     (`SCRIPT_FOLDERS`) and folders outside the project `root` stop the walk: a script
     there is run by path, not imported through the package."""
     parts = module.name.split(".")
     folder = Path(os.path.abspath(module.source_root))
     top = Path(os.path.abspath(root))
-    while (folder.parent / "__init__.py").is_file() and not (folder / "__init__.py").is_file() \
-            and folder.name.lower() not in SCRIPT_FOLDERS and not folder.name.startswith(".") \
-            and folder.name.isidentifier() and folder.parent.is_relative_to(top) \
-            and folder.parent != top:
-        parts.insert(0, folder.name)
-        folder = folder.parent
+
+    def namespace(candidate: Path) -> bool:
+        return (not (candidate / "__init__.py").is_file()
+                and candidate.name.lower() not in SCRIPT_FOLDERS
+                and not candidate.name.startswith(".") and candidate.name.isidentifier()
+                and candidate.parent.is_relative_to(top) and candidate.parent != top)
+
+    while True:
+        # the namespace folders right above, up to the regular package holding them
+        # (pylate's `stanford_nlp/indexing/codecs/`, neither with an `__init__.py`)
+        chain: list[Path] = []
+        probe = folder
+        while namespace(probe):
+            chain.append(probe)
+            probe = probe.parent
+        if not chain or not (probe / "__init__.py").is_file():
+            break
+        parts[:0] = [link.name for link in reversed(chain)]
+        folder = probe
         while (folder / "__init__.py").is_file() and folder.parent != folder:
             parts.insert(0, folder.name)
             folder = folder.parent
