@@ -1931,14 +1931,11 @@ class _Decider:
         """`if config is None: config = DefaultConfig()`: the parameter's default, given
         in the body (the assignment directly in the `if`, the default reading no local
         variable but parameters that are never reassigned), and the assert is not in that
-        `if` (where it would check the default, not the input)."""
-        statement = binding.statement
-        if not _plain_assignment(binding):
+        `if` (where it would check the default, not the input). The default may read
+        another parameter given its default so (`_defaulting`)."""
+        if not self._defaulting(binding):
             return False
-        guard = self.model.parent(statement)
-        if not (isinstance(guard, ast.If) and any(s is statement for s in guard.body)
-                and _tests_missing(guard.test, binding.name)):
-            return False
+        guard = self.model.parent(binding.statement)
         if any(block is guard for block in _bodies_around(self.model, node)):
             return False
         for name in _loads(binding.value):
