@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -14,6 +16,8 @@ from torchfix.engine import rewrite_file
 from torchfix.rewrite.contract import Change, Safety
 
 from conftest import FIXED, NEEDS_FIX
+
+T = TypeVar("T")
 
 BIG_FIX = ("import torch\n\n\ndef resume(model: torch.nn.Module, ckpt):\n"
            + "    model.load_state_dict(ckpt)\n" * 80)
@@ -90,6 +94,15 @@ def _mapping_work(lines: int) -> int:
     after = "import torch\n" + before.replace("(sd)", "(sd, strict=True)")
     last_list = 3 * ((lines - 1) // 3) + 1  # the line of the last (unchanged) list
     changes = [Change("atomic-save", last_list + 1, 1, "save atomically", Safety.SAFE, True)]
+    executed, (mapped,) = _lines_executed(
+        lambda: rewrite_file._map_lines(changes, before, after))
+    assert mapped.line == last_list  # its line in the file as read
+    return executed
+
+
+def _lines_executed(work: Callable[[], T]) -> tuple[int, T]:
+    """How many Python lines `work()` executes (a measure of work that no machine's speed
+    changes), and what it returns."""
     executed = 0
 
     def count(frame, event, arg):
@@ -100,11 +113,10 @@ def _mapping_work(lines: int) -> int:
     previous = sys.gettrace()
     sys.settrace(count)
     try:
-        (mapped,) = rewrite_file._map_lines(changes, before, after)
+        result = work()
     finally:
         sys.settrace(previous)
-    assert mapped.line == last_list  # its line in the file as read
-    return executed
+    return executed, result
 
 
 def test_mapping_positions_through_earlier_edits_is_linear_in_the_lines():
@@ -124,20 +136,7 @@ def _edits_work(rows: int) -> tuple[int, list]:
     before = f"def f(n):\n    assert n > 0\n    return [\n{table}    ]\n".encode()
     after = before.replace(b"    assert n > 0\n",
                            b"    if n <= 0:\n        raise ValueError(n)\n")
-    executed = 0
-
-    def count(frame, event, arg):
-        nonlocal executed
-        executed += event == "line"
-        return count
-
-    previous = sys.gettrace()
-    sys.settrace(count)
-    try:
-        edits = file_edits(before, after, "utf-8")
-    finally:
-        sys.settrace(previous)
-    return executed, edits
+    return _lines_executed(lambda: file_edits(before, after, "utf-8"))
 
 
 def test_edits_of_a_fix_are_found_in_linear_work_on_repeated_lines():
