@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import contextlib
 import os
 import re
 from collections import Counter
@@ -19,7 +18,12 @@ from torchfix.model.module_names import ModuleName
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, ScopeKind, SemanticModel
-from torchfix.model.test_code import identifier_words, is_example_code, is_test_path
+from torchfix.model.test_code import (
+    below_working_folder,
+    identifier_words,
+    is_example_code,
+    is_test_path,
+)
 from torchfix.rewrite.contract import (
     Codemod,
     CreateFile,
@@ -1903,7 +1907,7 @@ class _Facts:
             # handed the folder itself (`model.save(output_dir)`), not a file of its own
             # beside this one (PyG's `self.save(data, self.processed_paths[0])`) nor the
             # saved file (`logger.save_model(path)` uploads it).
-            name = _called_name(other)
+            name = _identifier(other.func) or ""
             words = identifier_words(name)
             return (bool(words) and words[0] in WRITER_WORDS
                     and self.model.qualified_name(other.func) not in TORCH_SAVE
@@ -1956,8 +1960,8 @@ class _Facts:
             return None
 
         def writer(other: ast.Call) -> bool:
-            return (bool(WRITER_WORDS & set(identifier_words(_called_name(other))))
-                    and self.model.qualified_name(other.func) != "torch.save")
+            return (bool(WRITER_WORDS & set(identifier_words(_identifier(other.func) or "")))
+                    and self.model.qualified_name(other.func) not in TORCH_SAVE)
 
         return self._writer_into(call, function, scope, lambda: folders, writer)
 
@@ -1977,12 +1981,9 @@ class _Facts:
         if not counters:
             return None
 
-        def torch_save(other: ast.Call) -> bool:
-            return self.model.qualified_name(other.func) == "torch.save"
-
         for other in sorted((node for node in ast.walk(function)
                              if isinstance(node, ast.Call) and node is not call
-                             and torch_save(node)),
+                             and self.model.qualified_name(node.func) in TORCH_SAVE),
                             key=lambda node: (node.lineno, node.col_offset)):
             other_destination, _hidden = _destination(other)
             if other_destination is None or \
@@ -2634,7 +2635,7 @@ def mocked_save(project: Project, root: str) -> str:
 
 def _mocks_save(path: Path) -> int:
     """The line of the module's first replacement of torch.save; 0 where it has none."""
-    tree = parse_if_mentions(path, b"torch.save", b"save")
+    tree = parse_if_mentions(path, b"save")
     if tree is None:
         return 0
     for node in sorted(nodes_of(tree, ast.Call), key=lambda node: node.lineno):
@@ -2881,10 +2882,7 @@ def is_conversion_script(file: FileContext) -> bool:
     `convert_*.py` / `*_converter.py` / `<from>2<to>.py` / `<from>_to_<to>.py` with a
     format after the `2` or in the two words after `to` (`tensorflow2pytorch.py`, DeepSpeed's
     `zero_to_fp32.py` and the copies projects vendor, `zero_to_any_dtype.py`)."""
-    absolute = Path(os.path.abspath(file.path))
-    relative = absolute
-    with contextlib.suppress(ValueError):
-        relative = absolute.relative_to(os.getcwd())
+    relative = below_working_folder(file.path)
     words = identifier_words(relative.stem)
     return (any(folder.lower() in CONVERSION_FOLDERS
                 or set(identifier_words(folder)) & CONVERSION_WORDS
@@ -2909,10 +2907,7 @@ def is_tool_script(file: FileContext) -> bool:
     """Whether the file is a release tool or a benchmark, run once to make its output:
     below a top-level `tools/` or `benchmarks/` (not a package's own `pkg/tools/`, which
     may hold its checkpointing), or named `export*.py` / `benchmark*.py`."""
-    absolute = Path(os.path.abspath(file.path))
-    relative = absolute
-    with contextlib.suppress(ValueError):
-        relative = absolute.relative_to(os.getcwd())
+    relative = below_working_folder(file.path)
     words = identifier_words(relative.stem)
     return ((len(relative.parts) > 1 and relative.parts[0].lower() in TOOL_FOLDERS)
             or (bool(words) and words[0] in TOOL_WORDS))
@@ -2922,10 +2917,7 @@ def is_cli_command(file: FileContext) -> bool:
     """Whether the file is one of a package's command-line commands, run once to make its
     output: below a `cli/` folder (axolotl's `cli/utils/lora_merge.py`), or a module
     named `cli.py` or `__main__.py`."""
-    absolute = Path(os.path.abspath(file.path))
-    relative = absolute
-    with contextlib.suppress(ValueError):
-        relative = absolute.relative_to(os.getcwd())
+    relative = below_working_folder(file.path)
     return relative.stem in CLI_MODULES or any(
         folder.lower() in CLI_FOLDERS for folder in relative.parts[:-1])
 
@@ -2933,10 +2925,7 @@ def is_cli_command(file: FileContext) -> bool:
 def in_hidden_folder(path: Path) -> bool:
     """Whether the file is below a hidden folder (`.mim/`, `.eggs/`), judged below the
     working folder: a generated or installed copy of the project's files, not its code."""
-    absolute = Path(os.path.abspath(path))
-    relative = absolute
-    with contextlib.suppress(ValueError):
-        relative = absolute.relative_to(os.getcwd())
+    relative = below_working_folder(path)
     return any(part.startswith(".") and part not in (".", "..")
                for part in relative.parts[:-1])
 
@@ -3269,13 +3258,6 @@ def _renames_into_place(call: ast.Call) -> bool:
         or (attr == "rename" and count in (1, 2))
         or (attr in ("move", "mv") and count == 2)
     )
-
-
-def _called_name(call: ast.Call) -> str:
-    """The last name a call is made by: `save` of `self.model.save(...)`, `save_json`."""
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else \
-        func.id if isinstance(func, ast.Name) else ""
 
 
 def _dotted(node: ast.AST) -> str:

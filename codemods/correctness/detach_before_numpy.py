@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import ast
-import contextlib
 import enum
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.facts import Signature
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
-from torchfix.model.test_code import identifier_words, is_test_path
+from torchfix.model.test_code import below_working_folder, identifier_words, is_test_path
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 from .classes import Classes
@@ -330,9 +328,7 @@ def _argument_of(model: SemanticModel, node: ast.AST) -> ast.Call | None:
 
 def _is_preprocessing(path: Path) -> bool:
     """A module that prepares inputs, judged below the working folder (like test files)."""
-    absolute = Path(os.path.abspath(path))
-    with contextlib.suppress(ValueError):
-        absolute = absolute.relative_to(os.getcwd())
+    absolute = below_working_folder(path)
     stem = absolute.stem
     return stem.startswith("processing_") or any(w in stem for w in PREPROCESSING_WORDS) or \
         any(part in PREPROCESSING_FOLDERS for part in absolute.parts[:-1])
@@ -349,9 +345,7 @@ def _is_plotting(path: Path) -> bool:
 def _is_benchmark(path: Path) -> bool:
     """A benchmark script (`benchmark_*.py`, `scaling-md-benchmark.py`, `benchmarks/`): run
     by hand, where a `.numpy()` that raised would be seen on the first run."""
-    absolute = Path(os.path.abspath(path))
-    with contextlib.suppress(ValueError):
-        absolute = absolute.relative_to(os.getcwd())
+    absolute = below_working_folder(path)
     return bool(set(identifier_words(absolute.stem)) & BENCHMARK_WORDS) or any(
         part.lower() in BENCHMARK_WORDS for part in absolute.parts[:-1])
 

@@ -12,6 +12,16 @@ TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils"})
 TEST_HELPER_FILES = frozenset({"conftest.py", "testing.py", "testing_utils.py", "test_utils.py"})
 
 
+def below_working_folder(path: str | os.PathLike[str]) -> PurePath:
+    """The path relative to the working folder, where the file lies below it; else its
+    absolute path, to be judged whole. The folders above the working folder say nothing
+    of the file: a project checked out under `~/test/` is not all tests."""
+    absolute = PurePath(os.path.abspath(path))
+    with contextlib.suppress(ValueError):
+        return absolute.relative_to(os.getcwd())
+    return absolute
+
+
 def is_test_path(path: str | os.PathLike[str] | None) -> bool:
     """Whether the file holds tests or test helpers, judged below the working folder.
 
@@ -20,10 +30,7 @@ def is_test_path(path: str | os.PathLike[str] | None) -> bool:
     """
     if not path:
         return False
-    absolute = PurePath(os.path.abspath(path))
-    relative = absolute
-    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
-        relative = absolute.relative_to(os.getcwd())
+    relative = below_working_folder(path)
     name = relative.name
     return (
         name.startswith("test_")
@@ -58,9 +65,7 @@ def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
     `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
     code; `paper/` too), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a
     notebook kept as a script (`# %%` or `# In[1]:` cells)."""
-    relative = PurePath(os.path.abspath(path)) if path else PurePath()
-    with contextlib.suppress(ValueError):  # outside the working folder: judge it whole
-        relative = relative.relative_to(os.getcwd())
+    relative = below_working_folder(path) if path else PurePath()
     words = identifier_words(relative.stem)
     return (
         any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
@@ -94,10 +99,8 @@ VENDORED_FOLDERS = frozenset({"backport", "backports", "_vendor", "vendored", "_
 
 def is_vendored_path(path: str | os.PathLike[str]) -> bool:
     """Whether the module lies below a folder of copied code (`VENDORED_FOLDERS`)."""
-    relative = PurePath(os.path.abspath(path))
-    with contextlib.suppress(ValueError):
-        relative = relative.relative_to(os.getcwd())
-    return any(part.lower() in VENDORED_FOLDERS for part in relative.parts[:-1])
+    return any(part.lower() in VENDORED_FOLDERS
+               for part in below_working_folder(path).parts[:-1])
 
 
 def is_copied_code(text: str) -> bool:
