@@ -258,8 +258,8 @@ def test_a_changed_project_file_is_read_again_even_at_the_same_size(tmp_path, cl
 
 
 def test_a_changed_python_floor_decides_the_saves_again(tmp_path, cli):
-    # atomic-save's helper needs Python 3.6: a project declaring 2.7 gets an unsafe fix;
-    # once it declares 3.8 the cached result, which read the old floor, is not reused.
+    # atomic-save's helper needs Python 3.6: a project declaring 2.7 gets a report; once
+    # it declares 3.8 the cached result, which read the old floor, is not reused.
     (tmp_path / "train.py").write_text(
         "import torch\n\n\ndef save_checkpoint(model):\n"
         "    torch.save(model.state_dict(), 'checkpoint.pt')\n")
@@ -267,11 +267,11 @@ def test_a_changed_python_floor_decides_the_saves_again(tmp_path, cli):
     pyproject.write_text('[project]\nrequires-python = ">=2.7"\n'
                          'dependencies = ["torch>=2.0"]\n')
     old = cli("check", "--show-all", "--select", "atomic-save", ".").stdout
-    assert "declares Python 2.7" in old and "[unsafe fix" in old
+    assert "supports Python 2.7 (pyproject.toml)" in old and "[no automatic fix]" in old
     pyproject.write_text('[project]\nrequires-python = ">=3.8"\n'
                          'dependencies = ["torch>=2.0"]\n')
     new = cli("check", "--show-all", "--select", "atomic-save", ".").stdout
-    assert "train.py:5" in new and "Python" not in new and "[unsafe fix" not in new
+    assert "train.py:5" in new and "Python" not in new and "[no automatic fix]" not in new
 
 
 def test_a_new_module_changes_a_derived_fact_through_the_memo(tmp_path, cli, worked_out):

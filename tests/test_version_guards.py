@@ -68,11 +68,19 @@ def test_what_is_no_torch_version_check(tmp_path, code):
     assert find_guard_floor(_project(tmp_path, code)) is None
 
 
-def test_tests_and_setup_py_do_not_count(tmp_path):
-    _project(tmp_path, 'import torch\nassert torch.__version__ < "1.5"\n', "tests/test_x.py")
-    _project(tmp_path, 'import torch\nOLD = torch.__version__ < "1.5"\n', "test_old.py")
+def test_a_tests_asserts_and_setup_py_do_not_count(tmp_path):
+    _project(tmp_path, 'import torch\nassert torch.__version__ >= "1.5"\n', "tests/test_x.py")
     _project(tmp_path, 'import torch\nif torch.__version__ >= "2.0":\n    pass\n', "setup.py")
     assert find_guard_floor(tmp_path) is None
+
+
+def test_a_test_skipped_on_an_old_release_sets_the_floor(tmp_path):
+    # mmrazor (round 23): its suite skips one test on torch 1.8.1, so it runs there
+    _project(tmp_path, 'import torch\nOLD = torch.__version__ == "1.8.1"\n', "tests/test_old.py")
+    _project(tmp_path, 'import torch\nNEW = torch.__version__ < "1.12"\n', "pkg/mod.py")
+    guard = find_guard_floor(tmp_path)
+    assert guard is not None and guard.version == (1, 8)
+    assert guard.path == "tests/test_old.py"
 
 
 def test_lowest_check_wins_and_a_declared_floor_beats_it(tmp_path):

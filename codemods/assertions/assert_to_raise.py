@@ -113,7 +113,7 @@ class Decision:
 
 ASSERTION_ERROR = "AssertionError"
 TYPE_CHECK_FUNCTIONS = frozenset(
-    {"builtins.isinstance", "builtins.issubclass", "builtins.callable"})
+    {"builtins.isinstance", "builtins.issubclass", "builtins.callable", "torch.is_tensor"})
 # The builtin exception classes, by name: `assert c, NotImplementedError` raises one.
 BUILTIN_EXCEPTIONS = frozenset(
     name for name, value in vars(builtins).items()
@@ -308,8 +308,9 @@ class AssertToRaise(Codemod):
 
     ## What it does
     Rewrites `assert cond, msg` into `if not cond: raise ValueError(msg)`, or `TypeError`
-    when the condition is an `isinstance`/`issubclass`/`callable` check or `type(x) is
-    T`, `IndexError` for an ordering check of the index in `__getitem__(self, idx)`; a
+    when the condition is an `isinstance`/`issubclass`/`callable`/`torch.is_tensor` check
+    (alone, or with `x is None` beside it) or `type(x) is T`, `IndexError` for an
+    ordering check of the index in `__getitem__(self, idx)`; a
     message that is an exception (`assert c, NotImplementedError`: a builtin exception
     class, a name ending in `Error`/`Exception`, or a call of one) is raised as written.
     The condition is inverted
@@ -1973,8 +1974,10 @@ class _Decider:
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self._is_type_check(test.operand)
         if isinstance(test, ast.BoolOp):
-            # `isinstance(f, int) or hasattr(f, "__iter__")`: a duck-typed type check
-            checks = [value for value in test.values if not self._is_hasattr(value)]
+            # `isinstance(f, int) or hasattr(f, "__iter__")`: a duck-typed type check;
+            # `x is None or isinstance(x, int)`: an optional one (round 23: bindsnet)
+            checks = [value for value in test.values
+                      if not self._is_hasattr(value) and not _is_none_test(value)]
             return bool(checks) and all(self._is_type_check(value) for value in checks)
         if isinstance(test, ast.Compare):
             return (len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_COMPARISONS)
@@ -2306,6 +2309,14 @@ def _statements_of(function: ast.AST) -> Iterator[ast.AST]:
             continue
         for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(reversed(getattr(statement, field_name, None) or []))
+
+
+def _is_none_test(test: ast.expr) -> bool:
+    """`x is None`, `x is not None`."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is | ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None)
 
 
 def _is_compile_guard(test: ast.expr) -> bool:

@@ -415,11 +415,11 @@ FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensor
                           "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
                           "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
-# The oldest Python the helper runs on (f-strings, os.fspath, os.PathLike), and why a fix
-# is unsafe in a project that still declares an older one (torchbearer, round 21).
+# The oldest Python the helper runs on (f-strings, os.fspath, os.PathLike), and why a save
+# is only reported in a project that still supports an older one (torchbearer, round 21).
 HELPER_PYTHON = (3, 6)
-OLD_PYTHON_REASON = (" (the project declares Python {version} in {source}; the helper "
-                     "needs Python 3.6)")
+OLD_PYTHON_REASON = ("the helper needs Python 3.6, and the project supports Python "
+                     "{version} ({source})")
 # The project's tests replace torch.save with a mock and check what it was given: the
 # helper hands torch.save a temporary path, so they fail (torchbearer, round 21).
 MOCKED_SAVE = "atomic-save/mocked-save"
@@ -779,8 +779,14 @@ class AtomicSave(Codemod):
                                     keep=lambda node: facts.in_checkpoint_function(node))
         python = file.project.python_floor()
         if python is not None and python.version < HELPER_PYTHON:
-            decisions = _unsafe_for(decisions, OLD_PYTHON_REASON.format(
-                version=f"{python.version[0]}.{python.version[1]}", source=python.source))
+            # not even unsafe: the module would not import there (pytorch-pretrained-bert,
+            # round 23, branches on Python 2 in its code)
+            reason = OLD_PYTHON_REASON.format(
+                version=f"{python.version[0]}.{python.version[1]}", source=python.source)
+            for node, _, message in decisions:
+                yield Finding(node, f"{_without_weak_reason(message)}; not rewritten: {reason}",
+                              Safety.MANUAL)
+            return
         mocked = file.project.derived(MOCKED_SAVE, str(file.project.root))
         if mocked:
             decisions = _unsafe_for(decisions, MOCKED_SAVE_REASON.format(where=mocked))

@@ -24,6 +24,7 @@ from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import calls_helper, inline_helper, is_conversion_script
+from .checkpoint_keys import OBJECT_KEYS, read_checkpoint_keys
 from .strict_load_state_dict import Kind, Receivers
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
@@ -49,13 +50,6 @@ _NUMPY = ("numpy.ndarray", "numpy.array", "numpy.generic")
 _DEPTH = 4
 SINCE = (1, 13)  # torch.load's weights_only
 DEFAULT_SINCE = (2, 6)  # torch.load's weights_only defaults to True
-# Checkpoint keys that hold pickled objects rather than tensors and plain containers:
-# Lightning's hyperparameters, callback and loop states, an argparse `Namespace` (`args`,
-# `opt`), OmegaConf configs (`cfg`), pyannote.audio's task specifications.
-OBJECT_KEYS = frozenset({
-    "hyper_parameters", "datamodule_hyper_parameters", "hparams", "callbacks", "loops",
-    "args", "opt", "namespace", "cfg", "specifications", "pyannote.audio",
-})
 # Attributes read (not called) on a tensor: any other attribute read on a loaded value is
 # an object's (`ckpt["args"].arch`), which weights_only=True refuses.
 TENSOR_ATTRIBUTES = frozenset({
@@ -126,7 +120,14 @@ class LoadWeightsOnly(Codemod):
     NumPy objects, and a function whose annotations name NumPy arrays loads them: both
     are **reported** (neither value is right without knowing the files).
     A load whose `load_state_dict` is a method the project defines on a class that is not
-    a module (an `Experiment` saving its replay buffer) is **unsafe** too.
+    a module (an `Experiment` saving its replay buffer) is **unsafe** too. So is a load
+    that reads entries by name (`torch.load(path)["net"]`): `weights_only=True`
+    unpickles the whole file, and the other entries are known only where the project's
+    own `torch.save` (or an `<x>.save(obj, path)`, accelerate's and the like) writes a
+    dict holding the entry; the fix is unsafe where none does (a downloaded or
+    library-made checkpoint), where that dict also holds an object (`"config":
+    self.config`, `args`), or where the project loads files holding the entry with
+    `weights_only=False` elsewhere.
     A load that reads back what an earlier `torch.save` in the function wrote to the
     same file or buffer, where that was a whole object (a module clone through a
     `BytesIO`), gets the **unsafe** `weights_only=False`. A Lightning checkpoint (a path
@@ -203,6 +204,11 @@ class LoadWeightsOnly(Codemod):
                               "tensors and plain containers only (the default since torch "
                               f"2.6): the project's own state_dict() ({override}) may save "
                               "more than tensors, which weights_only=True refuses",
+                              Safety.UNSAFE, fix)
+            elif only_weights and (entries := _entries_doubt(file, call)) is not None:
+                yield Finding(call, "pass weights_only=True to torch.load if the file holds "
+                              "tensors and plain containers only (the default since torch "
+                              f"2.6): {entries}, which weights_only=True refuses",
                               Safety.UNSAFE, fix)
             elif only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
@@ -618,6 +624,49 @@ def _loaded_as_trusted(file: FileContext, call: ast.Call) -> tuple[str, str] | N
         if path == spelled:
             return spelled, where
     return None
+
+
+def _entries_doubt(file: FileContext, call: ast.Call) -> str | None:
+    """Why the file a load reads entries of (`torch.load(path)["net"]`) may hold more
+    than tensors beside them (`weights_only=True` unpickles every entry); None where the
+    load reads no entry by name, or the project's own torch.save writes them beside plain
+    entries only."""
+    keys = _entries_read(file.semantic, call, _DEPTH)
+    if not keys:
+        return None
+    path = Path(os.path.relpath(file.path, file.project.root)).as_posix()
+    return read_checkpoint_keys(file.project).judge(keys, path)
+
+
+def _entries_read(model: SemanticModel, node: ast.expr, depth: int) -> set[str]:
+    """The string keys read from the loaded value: `torch.load(p)["net"]`,
+    `ckpt.get("model")`, `"state_dict" in ckpt`, directly or through the local name it is
+    bound to."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        key = _string_key(parent.slice)
+        return {key} if key is not None else set()
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        grand = model.parent(parent)
+        if (parent.attr in ("get", "pop") and isinstance(grand, ast.Call)
+                and grand.func is parent and grand.args):
+            key = _string_key(grand.args[0])
+            return {key} if key is not None else set()
+        return set()
+    if isinstance(parent, ast.Compare) and any(c is node for c in parent.comparators):
+        key = _string_key(parent.left)
+        return {key} if key is not None else set()
+    if (isinstance(parent, ast.Assign | ast.AnnAssign) and parent.value is node
+            and depth > 0):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return set()
+        binding = _binding_at(model, targets[0])
+        if binding is None:
+            return set()
+        return {key for read in model.references(binding)
+                for key in _entries_read(model, read, depth - 1)}
+    return set()
 
 
 def _is_self_attribute(node: ast.expr) -> bool:

@@ -79,6 +79,8 @@ class DcpSaveLoad(Codemod):
                 continue
             old = meaning.rsplit(".", 1)[-1]
             new, parameters = FUNCTIONS[old]
+            if _chosen_against(model, call, f"{MODULE}.{new}"):
+                continue  # the fallback for a torch whose dcp.{new} lacks what it needs
             message = f"dcp.{old} is deprecated: use dcp.{new}"
             problem = _arguments_problem(model, call, parameters) or too_new(
                 file, SINCE, f"dcp.{new}")
@@ -106,6 +108,20 @@ class DcpSaveLoad(Codemod):
                 Safety.UNSAFE if unsafe else Safety.SAFE,
                 (ReplaceNode(call, f"{function.text}({', '.join(arguments)})"),
                  *function.imports))
+
+
+def _chosen_against(model: SemanticModel, call: ast.Call, new: str) -> bool:
+    """Whether `call` is in a branch of an `if` whose test reads the new function
+    (`if "no_dist" in inspect.signature(dcp.load).parameters: ... else:
+    dcp.load_state_dict(...)`, spikingjelly, round 23): the code already chooses between
+    the two APIs by what the installed torch offers."""
+    for node in model.ancestors(call):
+        if isinstance(node, ast.If | ast.IfExp) and not any(
+                a is node.test for a in model.ancestors(call)) and any(
+                model.qualified_name(part) == new for part in ast.walk(node.test)
+                if isinstance(part, ast.Attribute | ast.Name)):
+            return True
+    return False
 
 
 def _imports_checkpointing(tree: ast.Module) -> bool:

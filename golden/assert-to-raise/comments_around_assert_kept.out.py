@@ -2,7 +2,7 @@ def gae(rewards, values, dones, gamma, lam):
     if not (
         rewards is None or isinstance(rewards, list)
     ):  # one reward per step, never a tensor: the collate function stacks them later
-        raise ValueError("expected rewards is None or isinstance(rewards, list)")
+        raise TypeError("expected rewards is None or isinstance(rewards, list)")
     if not isinstance(values, list):  # bootstrapped
         raise TypeError("expected isinstance(values, list)")
     # GAE needs one more value than rewards (the bootstrap value).

@@ -1,3 +1,4 @@
+import torch
 from torch import nn
 from torch.optim import Optimizer
 
@@ -15,3 +16,11 @@ def build_trainer(policy, optimizer_class, obs_space, lr):
     assert isinstance(obs_space, tuple) or isinstance(obs_space, list)
     assert isinstance(lr, float) and lr > 0, "lr must be a positive float"
     return optimizer_class(policy.parameters(), lr=lr)
+
+
+def connect(source, weights=None, wmin=None):
+    # an optional type check and torch's own type test are type checks too (round 23:
+    # bindsnet, torchdiffeq)
+    assert wmin is None or isinstance(wmin, float), "wmin must be None or a float"
+    assert torch.is_tensor(source), "source must be a tensor"
+    return source, weights

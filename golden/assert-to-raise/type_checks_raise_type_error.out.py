@@ -1,3 +1,4 @@
+import torch
 from torch import nn
 from torch.optim import Optimizer
 
@@ -24,3 +25,13 @@ def build_trainer(policy, optimizer_class, obs_space, lr):
     if not (isinstance(lr, float) and lr > 0):
         raise ValueError("lr must be a positive float")
     return optimizer_class(policy.parameters(), lr=lr)
+
+
+def connect(source, weights=None, wmin=None):
+    # an optional type check and torch's own type test are type checks too (round 23:
+    # bindsnet, torchdiffeq)
+    if not (wmin is None or isinstance(wmin, float)):
+        raise TypeError("wmin must be None or a float")
+    if not torch.is_tensor(source):
+        raise TypeError("source must be a tensor")
+    return source, weights

@@ -10,6 +10,16 @@ def resume(model, optimizer, scheduler, path):
     scheduler.load_state_dict(ckpt["scheduler"])
 
 
+def save(model, optimizer, scheduler, path):
+    # the entries resume() reads are the project's own: state dicts only
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict()}, path)
+
+
+def save_backbone(model, path):
+    torch.save({"backbone": model.backbone.state_dict()}, path)
+
+
 def load_weights(model, path):
     model.load_state_dict(torch.load(path, weights_only=True))
 

@@ -342,11 +342,11 @@ class Project:
         return floor
 
     def python_floor(self) -> PythonFloor | None:
-        """The oldest Python the project declares it supports (its own metadata)."""
+        """The oldest Python the project supports: its metadata, else its code's checks."""
         if not self._python_floor_read:
             from torchfix.model.python_floor import find_python_floor
 
-            self._python_floor = find_python_floor(self.root)
+            self._python_floor = find_python_floor(self.root, self.memo("python-floor"))
             self._python_floor_read = True
         floor = self._python_floor
         self._note("project:python-floor", repr(floor.version) if floor else ABSENT)

@@ -6,6 +6,11 @@ Code a fix inserts must run there: atomic-save's helper uses f-strings and `os.f
 root: `pyproject.toml` (`[project] requires-python`, Poetry's `python` dependency),
 `setup.cfg` and `setup.py` `python_requires`, an sdist's `PKG-INFO` or an unpacked wheel's
 `*.dist-info/METADATA` (`Requires-Python`). Where several declare one, the lowest wins.
+
+Where nothing declares one, the project's own Python version checks say it: code that
+branches on `sys.version_info[0] == 2` (or `six.PY2`) still runs on Python 2.7, and
+`if sys.version_info >= (3, 4):` has a branch for Python 3.3 (pytorch-pretrained-bert
+0.6.2, round 23, declares nothing and keeps both). A declared floor wins over them.
 """
 
 from __future__ import annotations
@@ -15,8 +20,12 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.model.torch_floor import parse_floor, read_text, relative_to
+
+if TYPE_CHECKING:
+    from torchfix.model.scan_memo import ScanMemo
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,11 +43,114 @@ class PythonFloor:
     source: str  # the file (relative to the project root) that declared it
 
 
-def find_python_floor(root: Path) -> PythonFloor | None:
-    """The lowest Python floor the project's metadata declares; None where none does."""
+def find_python_floor(root: Path, memo: ScanMemo | None = None) -> PythonFloor | None:
+    """The lowest Python floor the project's metadata declares; where it declares none,
+    the lowest its own Python version checks show (each file's answer kept by `memo`);
+    None where neither says."""
     found = [PythonFloor(version, source) for source, spec in _specifiers(root)
              if (version := parse_floor(spec)) is not None]
-    return min(found, key=lambda floor: floor.version) if found else None
+    if found:
+        return min(found, key=lambda floor: floor.version)
+    from torchfix.model.scan_memo import every_answer, project_modules
+
+    paths = list(project_modules(root))
+    answers = every_answer(memo, paths, _version_checks)
+    checks = [(path, line, (major, minor))
+              for path, answer in zip(paths, answers, strict=True)
+              for major, minor, line in answer if major]
+    if any(answer and not answer[0][0] for answer in answers):
+        # f-strings (Python 3.6) elsewhere in its code: a Python 2 branch is a leftover
+        # (cogdl's copy of Planetoid's loader, round 23), not a supported Python
+        checks = [check for check in checks if check[2] >= (3, 6)]
+    if not checks:
+        return None
+    path, line, version = min(checks, key=lambda check: check[2])
+    return PythonFloor(version, f"the Python version check at {relative_to(path, root)}:{line}")
+
+
+def _version_checks(path: Path) -> list[list[int]]:
+    """[major, minor, line] of the oldest Python each version check of the module at
+    `path` still runs on: `sys.version_info[0] == 2` and `six.PY2` run on 2.7,
+    `sys.version_info >= (3, 4)` on 3.3, `sys.version_info > (3, 4)` on 3.4. A check that
+    refuses the older Python (`if sys.version_info < (3, 6): sys.exit(...)`, an assert)
+    says nothing of it. First [0, 0, line] where the module uses an f-string."""
+    from torchfix.model.scan_memo import parse_if_mentions
+
+    tree = parse_if_mentions(path, b"version_info", b"PY2", b'f"', b"f'")
+    found: list[list[int]] = []
+    if tree is None:
+        return found
+    f_string = next((node for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)), None)
+    if f_string is not None:
+        found.append([0, 0, f_string.lineno])
+    refusing = {id(node.test) for node in ast.walk(tree)
+                if isinstance(node, ast.If) and _refuses(node.body)}
+    refusing |= {id(node.test) for node in ast.walk(tree) if isinstance(node, ast.Assert)}
+    for node in ast.walk(tree):
+        if id(node) in refusing:
+            continue
+        if isinstance(node, ast.Attribute) and node.attr == "PY2" and \
+                isinstance(node.value, ast.Name) and node.value.id == "six":
+            found.append([2, 7, node.lineno])
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            floor = _compared_floor(node.left, node.ops[0], node.comparators[0])
+            if floor is not None:
+                found.append([*floor, node.lineno])
+    return found
+
+
+def _refuses(body: list[ast.stmt]) -> bool:
+    """A branch that stops: `raise ...`, `sys.exit(...)`."""
+    first = body[0] if body else None
+    return isinstance(first, ast.Raise) or (
+        isinstance(first, ast.Expr) and isinstance(first.value, ast.Call)
+        and ast.unparse(first.value.func) in ("sys.exit", "exit", "quit"))
+
+
+def _compared_floor(left: ast.expr, op: ast.cmpop, right: ast.expr) -> Version | None:
+    """The oldest Python `<left> <op> <right>` shows the code runs on, where one side is
+    `sys.version_info` (whole, `[0]`, `.major`, `[:2]`) and the other a literal."""
+    whole = _version_info(left)
+    if whole is None:
+        return None
+    literal = right.value if isinstance(right, ast.Constant) else (
+        tuple(e.value for e in right.elts if isinstance(e, ast.Constant))
+        if isinstance(right, ast.Tuple) else None)
+    if isinstance(literal, int) and not whole:
+        literal = (literal,)  # sys.version_info[0] == 2
+    if not isinstance(literal, tuple) or not literal or \
+            not all(isinstance(part, int) for part in literal):
+        return None
+    major, minor = literal[0], literal[1] if len(literal) > 1 else 0
+    if major < 2 or major > 3:
+        return None
+    if not whole:
+        return (2, 7)  # `sys.version_info[0] == 3`: the other branch is Python 2's
+    if isinstance(op, ast.Eq | ast.Gt | ast.LtE):
+        return (2, 7) if major == 2 else (3, minor)  # runs on the version itself
+    if isinstance(op, ast.GtE | ast.Lt):  # a branch for the versions below
+        return (2, 7) if major == 2 or minor == 0 else (3, minor - 1)
+    return None
+
+
+def _version_info(node: ast.expr) -> bool | None:
+    """True for `sys.version_info` (or `[:2]`), False for its major part
+    (`sys.version_info[0]`, `.major`), None for anything else."""
+    if isinstance(node, ast.Subscript):
+        inner = node.value
+        if not _is_version_info(inner):
+            return None
+        if isinstance(node.slice, ast.Constant) and node.slice.value == 0:
+            return False
+        return True if isinstance(node.slice, ast.Slice) else None
+    if isinstance(node, ast.Attribute) and node.attr == "major":
+        return False if _is_version_info(node.value) else None
+    return True if _is_version_info(node) else None
+
+
+def _is_version_info(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "version_info" and \
+        isinstance(node.value, ast.Name) and node.value.id == "sys"
 
 
 def _specifiers(root: Path) -> Iterator[tuple[str, str]]:

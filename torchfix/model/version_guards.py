@@ -3,14 +3,17 @@
 A project that declares no torch requirement still says which torch it supports when its
 code chooses by version: `if digit_version(torch.__version__) >= digit_version("1.10.0")`
 has a branch for torch older than 1.10, so the code still runs there; a fix that needs
-torch 1.13 would break it. Read from the project's non-test Python files (not
-`setup.py`, whose comparisons choose requirements, not code paths), these count:
+torch 1.13 would break it. Read from the project's Python files, its tests among them (a
+test skipped on `torch.__version__ == "1.8.1"` says the suite runs on torch 1.8: mmrazor,
+round 23), but not `setup.py`, whose comparisons choose requirements, not code paths.
+These count:
 
 - a comparison of the installed torch version (`torch.__version__`, wrapped in
   `parse`/`Version`/`LooseVersion`/`digit_version`/`.base_version`/`.release`/
   `.split("+")[0]`/`[:3]`, a name assigned from one, an imported `TORCH_VERSION`, a
   `get_torch_version()` / `torch_version()` helper as classy-vision's) with a literal
-  version (`"1.10"`, `parse("1.12")`, `(1, 9)`, `[1, 7]`, a name assigned from one);
+  version (`"1.10"`, `parse("1.12")`, `(1, 9)`, `[1, 7]`, a name assigned from one),
+  `==` among the comparisons;
 - `torch.__version__.startswith("1.8")`;
 - a helper called with `torch` in its name and a literal version
   (`is_torch_greater_or_equal("2.0")`, `is_torch_version(">=", "2.0")`),
@@ -20,7 +23,7 @@ torch 1.13 would break it. Read from the project's non-test Python files (not
 
 `v >= X` / `v < X` (and a helper or probe for X) mean the code runs below X: the floor
 is the release just below X (`1.10` → 1.9, `1.8.1` → 1.8, `2.0` → 1.13, `1.0` → 0.4);
-`v > X` / `v <= X` mean it runs on X itself (X's major.minor). A check that refuses the
+`v > X` / `v <= X` / `v == X` mean it runs on X itself (X's major.minor). A check that refuses the
 older torch (`if v < X: raise ...`, `assert v >= X`) gives X. Versions below 1.0 are
 ignored (a torchvision version compared with torch's by mistake), as is a project that
 is torch itself. The lowest floor found wins: the code has to run on all of them.
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from torchfix.model.ast_names import dotted
-from torchfix.model.test_code import TEST_FOLDERS, TEST_HELPER_FILES
+from torchfix.model.test_code import is_test_path
 
 if TYPE_CHECKING:
     from torchfix.model.scan_memo import ScanMemo
@@ -93,7 +96,7 @@ class Guard:
 
 
 def find_guard_floor(root: Path, memo: ScanMemo | None = None) -> Guard | None:
-    """The lowest floor the version checks in the project's non-test code show; with a
+    """The lowest floor the version checks in the project's code show; with a
     `memo`, only files changed since it was written are read."""
     if (root / "torch" / "__init__.py").is_file():
         return None  # torch itself: its checks are about other tools
@@ -128,7 +131,7 @@ def guards_in_file(path: Path, root: Path) -> Iterator[Guard]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
     relative = path.relative_to(root).as_posix()
-    for version, line in _Reader(tree).floors():
+    for version, line in _Reader(tree, checking=is_test_path(path)).floors():
         yield Guard(version, relative, line)
 
 
@@ -144,12 +147,10 @@ def _code_files(root: Path) -> Iterator[Path]:
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(
             name for name in subfolders
-            if not name.startswith(".") and name not in _SKIPPED_FOLDERS
-            and name not in TEST_FOLDERS)
+            if not name.startswith(".") and name not in _SKIPPED_FOLDERS)
         at_root = Path(folder) == root
         for name in sorted(files):
-            if (not name.endswith(".py") or name.startswith("test_") or name.endswith("_test.py")
-                    or name in TEST_HELPER_FILES or (at_root and name == "setup.py")):
+            if not name.endswith(".py") or (at_root and name == "setup.py"):
                 continue
             count += 1
             if count > _MAX_FILES:
@@ -183,8 +184,11 @@ def floor_for(operator: str, version: tuple[int, int, int], refused: bool = Fals
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, checking: bool = False) -> None:
         self.tree = tree
+        # a test's assert of the version checks the torch it runs on, and says nothing
+        # of the oldest one (`assert torch.__version__ >= "1.2"`); its skips do
+        self.checking = checking
         self.torch = {"torch"}  # names bound to the torch module
         self.functional: set[str] = set()  # names bound to torch.nn.functional
         self.installed: set[str] = set()  # names holding the installed torch version
@@ -286,6 +290,8 @@ class _Reader:
         refusing = self._refusing_tests()
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Compare):
+                if self.checking and id(node) in refusing:
+                    continue
                 yield from self._compare(node, refused=id(node) in refusing)
             elif isinstance(node, ast.Call):
                 found = self._call(node)
@@ -329,6 +335,13 @@ class _Reader:
             floor = floor_for(operator, version, refused)
             if floor is not None:
                 yield floor, node.lineno
+        if len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+            # `v == X` (a test skipped on one release): the code meets X itself
+            left, right = node.left, node.comparators[0]
+            version = (self.literal(right) if self.is_installed(left)
+                       else self.literal(left) if self.is_installed(right) else None)
+            if version is not None and version[0] >= 1:
+                yield (version[0], version[1]), node.lineno
 
     def _call(self, node: ast.Call) -> Version | None:
         func = node.func

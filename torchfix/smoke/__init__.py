@@ -80,8 +80,13 @@ def rewrite(
     # In a folder of its own: the project torchfix is run from (its torch floor, its
     # formatter settings) must not shape what a scenario checks. Like a one-file golden
     # case, the snippet's project supports torch 2.4 on (the smoke runs a newer one).
+    # The snippet is on disk too, as a project's files are: the project-wide facts
+    # (what the project's torch.save calls write) are read from the files there.
     with tempfile.TemporaryDirectory(prefix="torchfix-smoke-") as folder:
-        result = process_source(source.encode(), Path(folder) / filename, settings,
+        path = Path(folder) / filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(source.encode())
+        result = process_source(source.encode(), path, settings,
                                 Project(Path(folder), configured_min_torch=SNIPPET_MIN_TORCH))
     if result.error is not None:
         raise ScenarioFailed(f"torchfix could not rewrite the snippet: {result.error.message}")

@@ -22,6 +22,10 @@ class Policy(nn.Module):
         self.head = nn.Linear(8, 2)
 
 
+def save(policy, optimizer, path):
+    torch.save({"policy": policy.state_dict(), "optimizer": optimizer.state_dict()}, path)
+
+
 def restore(policy, optimizer, path):
     ckpt = torch.load(path, map_location="cpu")
     policy.load_state_dict(ckpt["policy"])
@@ -58,7 +62,7 @@ def state_dict_loads(folder: Path) -> None:
     loss.backward()
     optimizer.step()
     path = folder / "ckpt.pt"
-    torch.save({"policy": trained.state_dict(), "optimizer": optimizer.state_dict()}, path)
+    fixed.save(trained, optimizer, path)  # the entries restore() reads are the module's own
 
     policy = fixed.Policy()
     fresh_optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)

@@ -2,7 +2,7 @@ def make_legacy_buffer(capacity, device=None):
     if not (capacity > 0):
         raise ValueError('capacity must be positive')
     if not (device is None or isinstance(device, str)):
-        raise ValueError(
+        raise TypeError(
             'expected device is None or isinstance(device, str)'
         )
     if device is not None:

@@ -1,6 +1,6 @@
 # A project that still declares Python 2.7 (torchbearer 0.5.5, round 21): the helper's
-# f-strings and os.fspath need Python 3.6, so the fix is only an unsafe one, its reason
-# naming where the project says so.
+# f-strings and os.fspath need Python 3.6, so the module would not import there; the save
+# is only reported, naming where the project says so (round 23).
 import torch
 
 
