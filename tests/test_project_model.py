@@ -184,6 +184,27 @@ def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:
     assert find_python_floor(both).version == (3, 6)  # the lowest wins
 
 
+def test_python_floor_from_the_codes_own_version_checks(tmp_path: Path) -> None:
+    python_2 = "import sys\nOLD = sys.version_info[0] == 2\n"
+    f_string = "def name(x):\n    return f'{x}.pt'\n"
+    # pytorch-pretrained-bert (round 23) branches on Python 2 and declares nothing
+    write(tmp_path / "old", {"pkg/a.py": python_2, "pkg/b.py": python_2, "pkg/c.py": f_string})
+    floor = find_python_floor(tmp_path / "old")
+    assert floor is not None and floor.version == (2, 7)
+    assert floor.source == "the Python version check at pkg/a.py:2"
+    # a branch below 3.4 runs on 3.3; one that refuses the older Python says nothing
+    write(tmp_path / "branch", {"pkg/a.py": "import sys\nNEW = sys.version_info >= (3, 4)\n",
+                                "pkg/b.py": "import sys\nif sys.version_info < (3, 6):\n"
+                                            "    sys.exit('Python 3.6 is required')\n"})
+    assert find_python_floor(tmp_path / "branch").version == (3, 3)
+    # more modules with f-strings than with Python 2 branches: the branch is a leftover
+    write(tmp_path / "new", {"pkg/a.py": python_2, "pkg/b.py": f_string, "pkg/c.py": f_string})
+    assert find_python_floor(tmp_path / "new") is None
+    # a declared floor wins over the code
+    write(tmp_path / "old", {"pyproject.toml": '[project]\nrequires-python = ">=3.8"\n'})
+    assert find_python_floor(tmp_path / "old").version == (3, 8)
+
+
 def test_configured_min_torch_wins_over_the_floor(tmp_path: Path) -> None:
     write(tmp_path, {"requirements.txt": "torch==2.0\n"})
     assert Project(tmp_path).min_torch() == (2, 0)
