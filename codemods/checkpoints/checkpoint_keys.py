@@ -118,7 +118,7 @@ def _entries_in(path: Path) -> list[list[str | int]]:
             for key, _ in entries:
                 found.append(["saved", key, save.lineno, beside])
         for call in calls:
-            if _loads_trusted(call):
+            if loads_trusted(call):
                 found.extend(["trusted", key, call.lineno] for key in _keys_of(call, body))
     return found
 
@@ -172,7 +172,8 @@ def _holds_object(key: str, value: ast.expr) -> bool:
     return name in OBJECT_ENTRIES
 
 
-def _loads_trusted(call: ast.Call) -> bool:
+def loads_trusted(call: ast.Call) -> bool:
+    """`<x>.load(..., weights_only=False)`: a load of a file the code trusts."""
     return (isinstance(call.func, ast.Attribute) and call.func.attr == "load"
             and any(k.arg == "weights_only" and isinstance(k.value, ast.Constant)
                     and k.value.value is False for k in call.keywords))

@@ -24,7 +24,7 @@ from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import calls_helper, inline_helper, is_conversion_script
-from .checkpoint_keys import OBJECT_KEYS, read_checkpoint_keys
+from .checkpoint_keys import OBJECT_KEYS, loads_trusted, read_checkpoint_keys
 from .strict_load_state_dict import Kind, Receivers
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
@@ -838,10 +838,7 @@ def _trusted_loads_in(path: Path) -> list[list[Any]]:
                    if isinstance(statement, ast.Assign) and _is_self_attribute(statement.value)
                    for target in statement.targets if isinstance(target, ast.Name)}
         for call in ast.walk(function):
-            if not (isinstance(call, ast.Call) and call.args
-                    and isinstance(call.func, ast.Attribute) and call.func.attr == "load"
-                    and any(k.arg == "weights_only" and isinstance(k.value, ast.Constant)
-                            and k.value.value is False for k in call.keywords)):
+            if not (isinstance(call, ast.Call) and call.args and loads_trusted(call)):
                 continue
             source = call.args[0]
             if isinstance(source, ast.Name):
