@@ -1522,12 +1522,9 @@ class _Decider:
     def _self_slot(self, test: ast.expr, function: _Function) -> str | None:
         """`self.tensors[chunk][idx]` in `assert self.tensors[chunk][idx] is None` (or `is
         not None`) outside the constructor: whether the object's own slot is filled."""
-        if (not isinstance(test, ast.Compare) or len(test.ops) != 1
-                or not isinstance(test.ops[0], (ast.Is, ast.IsNot))
-                or not (isinstance(test.comparators[0], ast.Constant)
-                        and test.comparators[0].value is None)
-                or function.name in CONSTRUCTION_METHODS):
+        if not _is_none_test(test) or function.name in CONSTRUCTION_METHODS:
             return None
+        assert isinstance(test, ast.Compare)
         subject = test.left
         root: ast.expr = subject
         while isinstance(root, ast.Attribute | ast.Subscript):

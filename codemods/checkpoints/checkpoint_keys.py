@@ -13,7 +13,8 @@ One project-wide fact, each file's part remembered between runs: one line per en
 "saved\\t<key>\\t<path>:<line>\\t<object key or empty>" for a key of a dict the project
 `torch.save`s (with the key of an entry of the same dict that holds a pickled object,
 `args`, `config`), "trusted\\t<key>\\t<path>:<line>" for a key read from a
-`torch.load(..., weights_only=False)`.
+`torch.load(..., weights_only=False)`, and "trusted-path\\t<self.attribute>\\t<path>:<line>"
+for a `self.<attribute>` path such a load reads (deepinv's Trainer, round 17).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class CheckpointKeys:
 
     saved: dict[str, list[tuple[str, str]]]  # key -> [(where, object entry beside it)]
     trusted: dict[str, str]  # key -> where a weights_only=False load reads it
+    trusted_paths: dict[str, str]  # `self.x` -> where a weights_only=False load reads it
 
     def judge(self, keys: set[str], path: str) -> str | None:
         """Why a load (in the module at `path`, relative to the project root) reading
@@ -94,13 +96,14 @@ def checkpoint_keys(project: Project, root: str) -> str:
 def read_checkpoint_keys(project: Project) -> CheckpointKeys:
     saved: dict[str, list[tuple[str, str]]] = {}
     trusted: dict[str, str] = {}
+    trusted_paths: dict[str, str] = {}
     for line in project.derived(CHECKPOINT_KEYS, str(project.root)).splitlines():
         kind, key, where, *rest = line.split("\t")
         if kind == "saved":
             saved.setdefault(key, []).append((where, rest[0] if rest else ""))
         else:
-            trusted.setdefault(key, where)
-    return CheckpointKeys(saved, trusted)
+            (trusted if kind == "trusted" else trusted_paths).setdefault(key, where)
+    return CheckpointKeys(saved, trusted, trusted_paths)
 
 
 def _entries_in(path: Path) -> list[list[str | int]]:
@@ -115,12 +118,34 @@ def _entries_in(path: Path) -> list[list[str | int]]:
         if save is not None:
             entries = list(_dict_entries(body))
             beside = next((key for key, value in entries if _holds_object(key, value)), "")
-            for key, _ in entries:
-                found.append(["saved", key, save.lineno, beside])
+            found.extend(["saved", key, save.lineno, beside] for key, _ in entries
+                         if _plain(key) and _plain(beside))
+        # `path = self.ckpt_pretrained` then `torch.load(path, ...)`: deepinv's Trainer
+        aliases = {target.id: node.value for node in body
+                   if isinstance(node, ast.Assign) and is_self_attribute(node.value)
+                   for target in node.targets if isinstance(target, ast.Name)}
         for call in calls:
-            if loads_trusted(call):
-                found.extend(["trusted", key, call.lineno] for key in _keys_of(call, body))
+            if not loads_trusted(call):
+                continue
+            found.extend(["trusted", key, call.lineno] for key in _keys_of(call, body)
+                         if _plain(key))
+            source = call.args[0] if call.args else None
+            if isinstance(source, ast.Name):
+                source = aliases.get(source.id, source)
+            if source is not None and is_self_attribute(source):
+                found.append(["trusted-path", ast.unparse(source), call.lineno])
     return found
+
+
+def _plain(key: str) -> bool:
+    """A key the fact's lines can hold (no tab, no line break)."""
+    return "\t" not in key and "\n" not in key and "\r" not in key
+
+
+def is_self_attribute(node: ast.expr) -> bool:
+    """`self.<attribute>`."""
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == "self")
 
 
 def _own_nodes(scope: ast.AST) -> list[ast.AST]:

@@ -6,7 +6,6 @@ import ast
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.project import Project, register_derived_fact
@@ -24,7 +23,7 @@ from torchfix.rewrite.layout import appended_keyword
 
 from ..prefilter import TORCH, calls_by_name, from_package
 from .atomic_save import calls_helper, inline_helper, is_conversion_script
-from .checkpoint_keys import OBJECT_KEYS, loads_trusted, read_checkpoint_keys
+from .checkpoint_keys import OBJECT_KEYS, is_self_attribute, read_checkpoint_keys
 from .strict_load_state_dict import Kind, Receivers
 
 # Tensor attributes and methods no nn.Module or plain container has: a value used through
@@ -615,15 +614,11 @@ def _loaded_as_trusted(file: FileContext, call: ast.Call) -> tuple[str, str] | N
     that another load of the project reads with `weights_only=False`: deepinv's
     AdversarialTrainer loads the checkpoint its base Trainer loads as a trusted file
     holding custom objects (round 17)."""
-    if not call.args or not _is_self_attribute(call.args[0]):
+    if not call.args or not is_self_attribute(call.args[0]):
         return None
     spelled = ast.unparse(call.args[0])
-    project = file.project
-    for entry in project.derived(TRUSTED_LOADS, str(project.root)).splitlines():
-        path, _, where = entry.partition("\t")
-        if path == spelled:
-            return spelled, where
-    return None
+    where = read_checkpoint_keys(file.project).trusted_paths.get(spelled)
+    return (spelled, where) if where is not None else None
 
 
 def _entries_doubt(file: FileContext, call: ast.Call) -> str | None:
@@ -667,11 +662,6 @@ def _entries_read(model: SemanticModel, node: ast.expr, depth: int) -> set[str]:
         return {key for read in model.references(binding)
                 for key in _entries_read(model, read, depth - 1)}
     return set()
-
-
-def _is_self_attribute(node: ast.expr) -> bool:
-    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.value.id == "self")
 
 
 def _custom_loader(file: FileContext, loaders: list[ast.Call]) -> str | None:
@@ -805,47 +795,3 @@ def _state_dict_override(path: Path) -> str:
 
 
 register_derived_fact(STATE_DICT_OVERRIDES, state_dict_overrides)
-
-
-# A project-wide fact: the `self.<attribute>` paths the project's modules load with
-# `weights_only=False`, one "<path>\t<module>:<line>" a line ("" for none).
-TRUSTED_LOADS = "load-weights-only/trusted-loads"
-
-
-def trusted_loads(project: Project, root: str) -> str:
-    """The `self.<attribute>` paths loaded with `weights_only=False` below `root`."""
-    memo = project.memo(TRUSTED_LOADS.replace("/", "-"))
-    found: dict[str, str] = {}
-    for path in project_modules(root):
-        entries = (_trusted_loads_in(path) if memo is None
-                   else memo.result(path, str(path), _trusted_loads_in))
-        for spelled, line in entries:
-            found.setdefault(spelled, f"{os.path.relpath(path, root)}:{line}")
-    if memo is not None:
-        memo.save()
-    return "\n".join(f"{spelled}\t{where}" for spelled, where in sorted(found.items()))
-
-
-def _trusted_loads_in(path: Path) -> list[list[Any]]:
-    """[path spelling, line] of each `torch.load(self.x, ..., weights_only=False)`."""
-    tree = parse_if_mentions(path, b"weights_only=False")
-    if tree is None:
-        return []
-    found: list[list[Any]] = []
-    for function in [tree, *nodes_of(tree, ast.FunctionDef)]:
-        # `path = self.ckpt_pretrained` then `torch.load(path, ...)`: deepinv's Trainer
-        aliases = {target.id: statement.value for statement in ast.walk(function)
-                   if isinstance(statement, ast.Assign) and _is_self_attribute(statement.value)
-                   for target in statement.targets if isinstance(target, ast.Name)}
-        for call in ast.walk(function):
-            if not (isinstance(call, ast.Call) and call.args and loads_trusted(call)):
-                continue
-            source = call.args[0]
-            if isinstance(source, ast.Name):
-                source = aliases.get(source.id, source)
-            if _is_self_attribute(source):
-                found.append([ast.unparse(source), call.lineno])
-    return found
-
-
-register_derived_fact(TRUSTED_LOADS, trusted_loads)

@@ -20,12 +20,10 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from torchfix.model.scan_memo import ScanMemo, every_answer, parse_if_mentions, project_modules
 from torchfix.model.torch_floor import parse_floor, read_text, relative_to
-
-if TYPE_CHECKING:
-    from torchfix.model.scan_memo import ScanMemo
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,14 +49,12 @@ def find_python_floor(root: Path, memo: ScanMemo | None = None) -> PythonFloor |
              if (version := parse_floor(spec)) is not None]
     if found:
         return min(found, key=lambda floor: floor.version)
-    from torchfix.model.scan_memo import every_answer, project_modules
-
     paths = list(project_modules(root))
     answers = every_answer(memo, paths, _version_checks)
     checks = [(path, line, (major, minor))
               for path, answer in zip(paths, answers, strict=True)
-              for major, minor, line in answer if major]
-    modern = sum(1 for answer in answers if answer and not answer[0][0])
+              for major, minor, line in answer["checks"]]
+    modern = sum(1 for answer in answers if answer["f_string"])
     older = len({path for path, _, version in checks if version < (3, 6)})
     if modern > older:
         # more of its modules use f-strings (Python 3.6) than branch on an older Python:
@@ -72,35 +68,33 @@ def find_python_floor(root: Path, memo: ScanMemo | None = None) -> PythonFloor |
     return PythonFloor(version, f"the Python version check at {relative_to(path, root)}:{line}")
 
 
-def _version_checks(path: Path) -> list[list[int]]:
-    """[major, minor, line] of the oldest Python each version check of the module at
-    `path` still runs on: `sys.version_info[0] == 2` and `six.PY2` run on 2.7,
-    `sys.version_info >= (3, 4)` on 3.3, `sys.version_info > (3, 4)` on 3.4. A check that
-    refuses the older Python (`if sys.version_info < (3, 6): sys.exit(...)`, an assert)
-    says nothing of it. First [0, 0, line] where the module uses an f-string."""
-    from torchfix.model.scan_memo import parse_if_mentions
-
+def _version_checks(path: Path) -> dict[str, Any]:
+    """What the module at `path` says of the Python it runs on: `checks`, [major, minor,
+    line] of the oldest Python each version check still runs on (`sys.version_info[0] ==
+    2` and `six.PY2` on 2.7, `sys.version_info >= (3, 4)` on 3.3, `sys.version_info >
+    (3, 4)` on 3.4; a check that refuses the older Python, `if sys.version_info < (3, 6):
+    sys.exit(...)` or an assert, says nothing of it), and `f_string`, whether it uses one.
+    A JSON value: the scan memo keeps it."""
     tree = parse_if_mentions(path, b"version_info", b"PY2", b'f"', b"f'")
-    found: list[list[int]] = []
+    checks: list[list[int]] = []
     if tree is None:
-        return found
-    f_string = next((node for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)), None)
-    if f_string is not None:
-        found.append([0, 0, f_string.lineno])
+        return {"checks": checks, "f_string": False}
     refusing = {id(node.test) for node in ast.walk(tree)
                 if isinstance(node, ast.If) and _refuses(node.body)}
     refusing |= {id(node.test) for node in ast.walk(tree) if isinstance(node, ast.Assert)}
+    f_string = False
     for node in ast.walk(tree):
+        f_string = f_string or isinstance(node, ast.JoinedStr)
         if id(node) in refusing:
             continue
         if isinstance(node, ast.Attribute) and node.attr == "PY2" and \
                 isinstance(node.value, ast.Name) and node.value.id == "six":
-            found.append([2, 7, node.lineno])
+            checks.append([2, 7, node.lineno])
         elif isinstance(node, ast.Compare) and len(node.ops) == 1:
             floor = _compared_floor(node.left, node.ops[0], node.comparators[0])
             if floor is not None:
-                found.append([*floor, node.lineno])
-    return found
+                checks.append([*floor, node.lineno])
+    return {"checks": checks, "f_string": f_string}
 
 
 def _refuses(body: list[ast.stmt]) -> bool:
