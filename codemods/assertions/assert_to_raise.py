@@ -26,6 +26,7 @@ from torchfix.model.test_code import (
     is_example_code,
     is_test_path,
     is_vendored_path,
+    mirrored_module,
 )
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import keeps_long_code_lines
@@ -595,7 +596,9 @@ class _Decider:
         self._openmmlab_modules: str | None = None  # see _openmmlab
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
-        self.copied_code = is_copied_code(file.text) or is_vendored_path(file.path)
+        self.copied_code = (is_copied_code(file.text) or is_vendored_path(file.path)
+                            or mirrored_module(file.path, file.module.name.split(".")[0],
+                                               _absolute_imports(file.tree)) is not None)
         self._long_lines_kept: dict[int, bool] = {}  # see _keeps_long_lines
         self._dispatch_handlers: set[str] | None = None  # see _dispatched_handler
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
@@ -1340,6 +1343,14 @@ class _Decider:
         if function.name == "__init__" and read and read <= set(facts["literal"]):
             names = ", ".join(f"`{name}`" for name in sorted(read))
             return f"{owner}: every call in the package passes {names} a literal"
+        if (function.name == "__init__" and read and facts.get("passed")
+                and all(_holds_for_call(node.test, read, set(passed), function.node)
+                        for passed in facts["passed"])):
+            # nuwa's `assert not (sparse_3dna_attn and not exists(sparse_3dna_video_shape))`
+            # in its inner Transformer: the calls that turn the flag on pass the shape, the
+            # others leave the flag off (round 24)
+            return (f"{owner}: the check asks only what was passed, and every call in the "
+                    "package passes what it asks for: what its builders hand it, not input")
         return None
 
     def _opened_next(self, node: ast.Assert) -> bool:
@@ -2122,15 +2133,68 @@ def _presence_only(test: ast.expr, names: set[str],
     return True
 
 
+def _holds_for_call(test: ast.expr, names: set[str], passed: set[str],
+                    function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a presence check (`exists(x)`, `x is not None`, `not (flag and not
+    exists(x))`) holds for a call that passes `passed` of the parameters: one it passes
+    is there (a flag passed has an unknown value), one it leaves takes its default (None,
+    True or False). False where the test reads anything else or cannot be told."""
+
+    def value(name: str) -> object:
+        # "there": passed, not None, truth unknown; else the default's constant
+        if name in passed:
+            return "there"
+        default = _default_of(function, name)
+        return default.value if isinstance(default, ast.Constant) else "unknown"
+
+    def truth(expr: ast.expr) -> bool | None:
+        if isinstance(expr, ast.Name) and expr.id in names:
+            known = value(expr.id)
+            if known == "there":
+                return True if _defaults_to_none(function, expr.id) else None
+            return bool(known) if known in (None, True, False) else None
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            inner = truth(expr.operand)
+            return None if inner is None else not inner
+        if isinstance(expr, ast.BoolOp):
+            parts = [truth(part) for part in expr.values]
+            if isinstance(expr.op, ast.And):
+                return False if False in parts else None if None in parts else True
+            return True if True in parts else None if None in parts else False
+        if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+                and expr.func.id in ("exists", "is_not_none") and len(expr.args) == 1
+                and isinstance(expr.args[0], ast.Name) and expr.args[0].id in names):
+            known = value(expr.args[0].id)
+            return None if known == "unknown" else known is not None
+        if (isinstance(expr, ast.Compare) and len(expr.ops) == 1
+                and isinstance(expr.ops[0], ast.Is | ast.IsNot)
+                and isinstance(expr.left, ast.Name) and expr.left.id in names
+                and isinstance(expr.comparators[0], ast.Constant)
+                and expr.comparators[0].value is None):
+            known = value(expr.left.id)
+            if known == "unknown":
+                return None
+            is_none = known is None
+            return is_none if isinstance(expr.ops[0], ast.Is) else not is_none
+        return None
+
+    return truth(test) is True
+
+
 def _defaults_to_none(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    default = _default_of(function, name)
+    return isinstance(default, ast.Constant) and default.value is None
+
+
+def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
+    """The default of the parameter `name` of `function`; None where it has none."""
     arguments = function.args
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [
         *([None] * (len(positional) - len(arguments.defaults))), *arguments.defaults]
     pairs = [*zip(positional, defaults, strict=True),
              *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
-    return any(argument.arg == name and isinstance(default, ast.Constant)
-               and default.value is None for argument, default in pairs)
+    return next((default for argument, default in pairs if argument.arg == name), None)
 
 
 # Helpers that ask whether a value was passed (lucidrains' `exists(v)`: `v is not None`).
@@ -2205,6 +2269,16 @@ def _errmsg_rule(message: ast.expr | None) -> str | None:
             and isinstance(message.func.value.value, str)):
         return "EM103"
     return None
+
+
+def _absolute_imports(tree: ast.Module) -> Iterator[str]:
+    """The modules the module imports by absolute name (`from ray.rllib.policy.policy
+    import Policy`: `ray.rllib.policy.policy`)."""
+    for node in nodes_of(tree, ast.Import):
+        yield from (alias.name for alias in node.names)
+    for node in nodes_of(tree, ast.ImportFrom):
+        if not node.level and node.module:
+            yield node.module
 
 
 def _prints_message(message: ast.expr | None) -> str | None:

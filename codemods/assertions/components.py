@@ -41,7 +41,9 @@ _USER_CODE = frozenset({"examples", "example", "demos", "demo", "recipes", "scri
 def component(project: Project, qualified: str) -> str:
     """What makes the package class `qualified` a component, as JSON {"by": the class or
     function that builds it, "literal": the constructor's parameters every call in the
-    package passes a literal or leaves to its default}; "" where it is none. A component
+    package passes a literal or leaves to its default, "passed": for each call, the
+    parameters it passes at all, "forwards": whether a call forwards arguments
+    wholesale}; "" where it is none. A component
     is defined in a module of a package (not in an `__init__.py`), is not bound by an
     `__init__.py` of the packages above its module (imported there, listed in `__all__`,
     star-imported with its module) while one of them binds some class of the package
@@ -49,10 +51,13 @@ def component(project: Project, qualified: str) -> str:
     its models are imported from their modules), and is called (or handed to `functools.partial`)
     inside a class or function of the package's modules other than itself (tests,
     module-level code such as a `__main__` demo, scripts beside the package's modules,
-    and its `examples`/`demos`/`recipes`/`scripts` subpackages aside), never with
-    arguments forwarded wholesale (`Cls(*args, **kwargs)`, or `partial(Cls, ...)` called
-    later with what the model cannot see: a class built from its caller's own arguments
-    is that caller's public face)."""
+    and its `examples`/`demos`/`recipes`/`scripts` subpackages aside). A call that
+    forwards arguments wholesale (`Cls(*args, **kwargs)`, or `partial(Cls, ...)` called
+    later with what the model cannot see) hands the constructor its caller's own
+    arguments: the class is still a component, its other methods called by the package
+    alone (transfusion's `Attention(..., **attn_kwargs)`, whose `forward` its Transformer
+    calls), but nothing is known of what its constructor gets ("literal" and "passed"
+    empty)."""
     module, _, local = qualified.rpartition(".")
     top = qualified.split(".", 1)[0]
     if not module or module == top:
@@ -70,14 +75,28 @@ def component(project: Project, qualified: str) -> str:
             mine += found
     builders = sorted({call["by"] for call in mine if call["by"] != qualified
                        and call["by"] != module and not call["by"].startswith(qualified + ".")})
-    if not builders or any(call["forwards"] for call in mine):
+    if not builders:
         return ""
+    forwards = any(call["forwards"] for call in mine)
     init = facts.classes[local].methods.get("__init__")
     literal = [] if init is None else [
         parameter.name for index, parameter in enumerate(init.parameters[1:])
         if parameter.kind in (ParameterKind.POSITIONAL, ParameterKind.KEYWORD_ONLY)
         and all(_literal_or_default(call, index, parameter) for call in mine)]
-    return json.dumps({"by": builders[0], "literal": literal})
+    passed = [] if init is None else [sorted(
+        parameter.name for index, parameter in enumerate(init.parameters[1:])
+        if parameter.kind in (ParameterKind.POSITIONAL, ParameterKind.KEYWORD_ONLY)
+        and _passed(call, index, parameter)) for call in mine]
+    if forwards:  # what the constructor gets is its builder's caller's: nothing known
+        literal, passed = [], []
+    return json.dumps({"by": builders[0], "literal": literal, "passed": passed,
+                       "forwards": forwards})
+
+
+def _passed(call: dict[str, Any], index: int, parameter: Parameter) -> bool:
+    """Whether the call passes `parameter` (at `index` after `self`) at all."""
+    return ((parameter.kind is ParameterKind.POSITIONAL and index < len(call["positional"]))
+            or parameter.name in call["keywords"])
 
 
 def _literal_or_default(call: dict[str, Any], index: int, parameter: Parameter) -> bool:
@@ -212,27 +231,43 @@ def _read_calls(path: Path, top: str) -> list[list[Any]]:
         if not isinstance(node, ast.Call):
             continue
         target, arguments = node.func, node.args
-        called = model.qualified_name(target)
-        if called == "functools.partial" and node.args:
+        partial = model.qualified_name(target) == "functools.partial" and bool(node.args)
+        if partial:
             target, arguments = node.args[0], node.args[1:]
-            called = model.qualified_name(target)
-        if (called is None or not called.startswith(top + ".")
-                or not called.rsplit(".", 1)[-1][:1].isupper()
-                or _local_function(model, target)):
-            continue  # only what may be a class of the package: `CapWords` names
-        # `Cls(*args, **kwargs)`, or `partial(Cls, ...)`, called later with more
-        forwards = target is not node.func or any(
-            isinstance(argument, ast.Starred) for argument in arguments) or any(
-            keyword.arg is None for keyword in node.keywords)
-        found.append([called, {
-            "by": _builder(model, node),
-            "forwards": forwards,
-            "positional": [model.literal(argument) is not NOT_LITERAL
-                           for argument in arguments],
-            "keywords": {keyword.arg: model.literal(keyword.value) is not NOT_LITERAL
-                         for keyword in node.keywords if keyword.arg is not None},
-        }])
+        for choice in _chosen_classes(model, target):
+            called = model.qualified_name(choice)
+            if (called is None or not called.startswith(top + ".")
+                    or not called.rsplit(".", 1)[-1][:1].isupper()
+                    or _local_function(model, choice)):
+                continue  # only what may be a class of the package: `CapWords` names
+            # `Cls(*args, **kwargs)`, or `partial(Cls, ...)`, called later with more
+            forwards = partial or any(
+                isinstance(argument, ast.Starred) for argument in arguments) or any(
+                keyword.arg is None for keyword in node.keywords)
+            found.append([called, {
+                "by": _builder(model, node),
+                "forwards": forwards,
+                "positional": [model.literal(argument) is not NOT_LITERAL
+                               for argument in arguments],
+                "keywords": {keyword.arg: model.literal(keyword.value) is not NOT_LITERAL
+                             for keyword in node.keywords if keyword.arg is not None},
+            }])
     return found
+
+
+def _chosen_classes(model: SemanticModel, called: ast.expr) -> list[ast.expr]:
+    """What a call may build: `called` itself, or, for a local bound once to a choice
+    of classes (nuwa's `dec_transformer_klass = ReversibleTransformer if reversible else
+    Transformer`, then `dec_transformer_klass(...)`), each class it may be."""
+    if not isinstance(called, ast.Name):
+        return [called]
+    binding = model.binding(called)
+    value = binding.value if binding is not None else None
+    if (binding is None or binding.kind is not BindingKind.ASSIGNMENT
+            or not isinstance(value, ast.IfExp)):
+        return [called]
+    return [choice for choice in (value.body, value.orelse)
+            if isinstance(choice, ast.Name | ast.Attribute)]
 
 
 def _local_function(model: SemanticModel, called: ast.expr) -> bool:

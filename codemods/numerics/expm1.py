@@ -15,6 +15,7 @@ from .patterns import (
     spell,
     torch_call,
     unary_torch_call,
+    whole_valued,
     written_one,
 )
 
@@ -67,8 +68,8 @@ class Expm1(Codemod):
             if not is_one(file, node.right):
                 continue
             x = unary_torch_call(file, node.left, "exp")
-            if x is None or holds_call(file, x, ("exp", "expm1")):
-                continue
+            if x is None or holds_call(file, x, ("exp", "expm1")) or whole_valued(file, x):
+                continue  # whole x: exp(x) - 1 cancels nothing (0 exactly, or above e - 1)
             spelled = spell(file, node.left, "expm1")  # type: ignore[arg-type]
             if spelled is None:
                 continue

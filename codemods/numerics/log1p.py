@@ -14,6 +14,7 @@ from .patterns import (
     spell,
     torch_call,
     unary_torch_call,
+    whole_valued,
     written_one,
 )
 
@@ -26,7 +27,9 @@ class Log1p(Codemod):
 
     ## What it does
     `torch.log(1 + x)` and `torch.log(x + 1)` (the literal `1` or `1.0`, through any alias
-    of torch) become `torch.log1p(x)`.
+    of torch) become `torch.log1p(x)`. Where `x` holds whole numbers (built from
+    `torch.arange`, `len`, sizes and integer literals, through the function's
+    assignments: the log-distance of positions), nothing is lost and it is left alone.
 
     ## Why
     `1 + x` rounds away what lies below the float's precision: for `x = 1e-8` in float32,
@@ -74,6 +77,8 @@ class Log1p(Codemod):
                 continue
             if holds_call(file, x, ("log", "log1p")):
                 continue  # the inner one first; this one is decided on its own afterwards
+            if whole_valued(file, x):
+                continue  # x is 0 or at least 1: `1 + x` loses nothing
             spelled = spell(file, call, "log1p")  # type: ignore[arg-type]
             if spelled is None:
                 continue

@@ -69,3 +69,89 @@ def spell(file: FileContext, call: ast.Call, function: str) -> Spelling | None:
     alias = binding.node
     drop = RemoveImport(statement.module, alias.name, alias.asname)  # type: ignore[attr-defined]
     return Spelling(spelled.text, (*spelled.imports, drop))
+
+
+# Calls whose result holds whole numbers: `torch.arange(n)` (without a fractional bound or
+# step), `range`, `len`, `x.numel()`, `x.size(0)`.
+WHOLE_NUMBER_CALLS = frozenset({"arange", "range", "len", "numel", "size", "randint",
+                                "randperm", "argmax", "argmin", "argsort", "bincount",
+                                "count_nonzero"})
+# Calls whose result holds whole numbers where what they are handed does: they stack,
+# reshape, round or take the sign or size of it.
+WHOLE_KEEPING_CALLS = frozenset({"abs", "sign", "stack", "cat", "meshgrid", "rearrange",
+                                 "repeat", "reshape", "view", "flatten", "unsqueeze",
+                                 "squeeze", "permute", "transpose", "float", "double", "half",
+                                 "long", "int", "to", "clone", "detach", "tensor",
+                                 "as_tensor", "cumsum", "sum", "max", "min", "round",
+                                 "floor", "ceil", "clamp", "expand"})
+_WHOLE_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+_WHOLE_DEPTH = 12
+
+
+def whole_valued(file: FileContext, node: ast.expr, depth: int = 0) -> bool:
+    """Whether the expression holds only whole numbers, as far as the function shows:
+    built from integer literals, `torch.arange(n)`, `len(...)` and sizes by `+ - * // %`
+    and by calls that keep whole numbers whole (`abs`, `stack`, `rearrange`, `.float()`),
+    through the assignments of its function (the latest before it, for a name bound
+    more than once). phenaki's `torch.log(rel_pos.abs() + 1)` over the differences of a
+    grid of `torch.arange` positions: `log1p` gains nothing there (x is 0 or at least 1),
+    and round 24's reviewer called the rewrite pointless."""
+    if depth > _WHOLE_DEPTH:
+        return False
+    inner = depth + 1
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return whole_valued(file, node.operand, inner)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _WHOLE_OPERATORS):
+        return whole_valued(file, node.left, inner) and whole_valued(file, node.right, inner)
+    if isinstance(node, ast.Subscript | ast.Starred):
+        return whole_valued(file, node.value, inner)
+    if isinstance(node, ast.List | ast.Tuple):
+        return bool(node.elts) and all(whole_valued(file, item, inner) for item in node.elts)
+    if isinstance(node, ast.ListComp | ast.GeneratorExp):
+        return whole_valued(file, node.elt, inner)
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
+        return True
+    if isinstance(node, ast.Name):
+        return _name_whole_valued(file, node, inner)
+    if not isinstance(node, ast.Call):
+        return False
+    called = node.func.attr if isinstance(node.func, ast.Attribute) else (
+        node.func.id if isinstance(node.func, ast.Name) else "")
+    if called in WHOLE_NUMBER_CALLS:
+        # `torch.arange(0, 1, 0.1)` holds fractions; `torch.arange(n, dtype=torch.float)`
+        # still whole numbers
+        return not any(isinstance(value, ast.Constant) and isinstance(value.value, float)
+                       for argument in node.args for value in ast.walk(argument))
+    if called not in WHOLE_KEEPING_CALLS:
+        return False
+    handed = [argument for argument in node.args
+              if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str))]
+    if isinstance(node.func, ast.Attribute) and not _is_module(file, node.func.value):
+        handed = [node.func.value]  # `x.abs()`, `x.float()`, `x.view(-1)`: x decides
+    return bool(handed) and all(whole_valued(file, argument, inner) for argument in handed)
+
+
+def _is_module(file: FileContext, node: ast.expr) -> bool:
+    """Whether `node` names a module (`torch`, `einops`), not a value."""
+    if not isinstance(node, ast.Name):
+        return False
+    binding = file.semantic.binding(node)
+    return binding is not None and binding.kind in (BindingKind.IMPORT,
+                                                    BindingKind.FROM_IMPORT)
+
+
+def _name_whole_valued(file: FileContext, node: ast.Name, depth: int) -> bool:
+    model = file.semantic
+    scope = model.scope_of(node)
+    earlier = [binding for binding in model.bindings(node)
+               if binding.scope is scope and binding.line < node.lineno]
+    if not earlier:
+        return False
+    latest = max(earlier, key=lambda binding: binding.line)
+    if latest.kind is BindingKind.LOOP and isinstance(latest.statement, ast.For):
+        return whole_valued(file, latest.statement.iter, depth)  # `for i in range(n)`
+    if latest.kind is not BindingKind.ASSIGNMENT or latest.value is None or latest.augmented:
+        return False
+    return whole_valued(file, latest.value, depth)

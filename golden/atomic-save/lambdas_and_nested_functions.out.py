@@ -63,7 +63,7 @@ def _torchfix_atomic_save(
 
 
 def make_callbacks(model, out_dir):
-    on_epoch_end = lambda epoch: _torchfix_atomic_save(model.state_dict(), f"{out_dir}/epoch{epoch}.pt")
+    on_epoch_end = lambda epoch: torch.save(model.state_dict(), f"{out_dir}/epoch{epoch}.pt")
 
     def on_train_end():
         _torchfix_atomic_save(model.state_dict(), f"{out_dir}/final.pt")

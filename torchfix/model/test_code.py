@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterable
 from pathlib import PurePath
 
 TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils"})
@@ -101,6 +102,39 @@ def is_vendored_path(path: str | os.PathLike[str]) -> bool:
     """Whether the module lies below a folder of copied code (`VENDORED_FOLDERS`)."""
     return any(part.lower() in VENDORED_FOLDERS
                for part in below_working_folder(path).parts[:-1])
+
+
+# Folders that hold code of other projects, copied or patched (marllib's `patch/`): a
+# module below one that repeats another package's folders is that package's copy.
+COPY_HOLDER_FOLDERS = frozenset({"patch", "patches", "third_party", "thirdparty", "external",
+                                 "externals", "extern", "vendor", "vendors"})
+
+
+def mirrored_module(path: str | os.PathLike[str], own_package: str,
+                    imported: Iterable[str]) -> str | None:
+    """The module of another package that the module's folders repeat, where the module
+    lies in a folder path that another package's modules it imports also lie in: its last
+    two folders, in order, inside a module name it imports from outside `own_package`
+    (marllib's `marllib/patch/rllib/policy/torch_policy.py`, importing
+    `ray.rllib.policy.policy`: a copy of ray's module, patched over the installed one),
+    below a folder that holds others' code (`COPY_HOLDER_FOLDERS`). Both are needed:
+    pyro's own `pyro/distributions/transforms/` imports `torch.distributions.transforms`,
+    and `third_party/` holds projects' adapted code too. Two folders matched, not one (a
+    project's `patch/models/` importing `torchvision.models` is its own code). None where
+    there is none."""
+    folders = below_working_folder(path).parts[:-1]
+    if len(folders) < 3 or not any(folder.lower() in COPY_HOLDER_FOLDERS
+                                   for folder in folders[:-2]):
+        return None
+    pair = [folder.lower() for folder in folders[-2:]]
+    for name in imported:
+        parts = name.split(".")
+        if parts[0] == own_package:
+            continue
+        lowered = [part.lower() for part in parts]
+        if any(lowered[index:index + 2] == pair for index in range(len(lowered) - 1)):
+            return name
+    return None
 
 
 def is_copied_code(text: str) -> bool:

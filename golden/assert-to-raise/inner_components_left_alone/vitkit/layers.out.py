@@ -17,7 +17,9 @@ class Norm(nn.Module):
 
 
 class Head(nn.Module):
-    """Built by the package, but from its caller's arguments forwarded wholesale."""
+    """Built by the package, but from its caller's arguments forwarded wholesale: its
+    constructor's checks stay input checks; its `forward` is called by the package alone,
+    and whether it was handed labels is that wiring."""
 
     def __init__(self, dim, num_classes):
         super().__init__()
@@ -25,6 +27,5 @@ class Head(nn.Module):
             raise ValueError("num_classes must be positive")
 
     def forward(self, x, labels=None):
-        if not (labels is None or self.training):
-            raise ValueError("labels are for training")
+        assert labels is None or self.training, "labels are for training"
         return x

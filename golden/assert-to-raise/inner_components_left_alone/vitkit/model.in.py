@@ -45,7 +45,8 @@ class Attention(nn.Module):
 
 
 class Pool(nn.Module):
-    """Built through functools.partial: the later call may pass anything."""
+    """Built through functools.partial: the later call may pass anything to the
+    constructor, but its `forward` is still called by the package alone."""
 
     def __init__(self, dim, mode="mean"):
         super().__init__()

@@ -50,7 +50,8 @@ class Attention(nn.Module):
 
 
 class Pool(nn.Module):
-    """Built through functools.partial: the later call may pass anything."""
+    """Built through functools.partial: the later call may pass anything to the
+    constructor, but its `forward` is still called by the package alone."""
 
     def __init__(self, dim, mode="mean"):
         super().__init__()
@@ -58,8 +59,7 @@ class Pool(nn.Module):
             raise ValueError('expected mode in ("mean", "cls")')
 
     def forward(self, x, keep=None):
-        if not (keep is None or exists(x)):
-            raise ValueError("expected keep is None or exists(x)")
+        assert keep is None or exists(x)
         return x
 
 

@@ -1,0 +1,3 @@
+from nuwakit.model import NUWA
+
+__all__ = ["NUWA"]

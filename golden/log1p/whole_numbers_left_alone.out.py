@@ -1,0 +1,28 @@
+# golden-args: --unsafe-fixes
+# Where x holds whole numbers, `1 + x` rounds nothing away (x is 0 or at least 1), so
+# log1p gains nothing: phenaki's log-distance of grid positions and evotorch's CMA-ES
+# weights over `torch.arange(popsize)` (round 24: "pointless"). A float x is rewritten.
+import torch
+from einops import rearrange
+
+
+def log_distance(*dimensions, device=None):
+    positions = [torch.arange(d, device=device) for d in dimensions]
+    grid = torch.stack(torch.meshgrid(*positions, indexing="ij"))
+    grid = rearrange(grid, "c ... -> (...) c")
+    rel_pos = rearrange(grid, "i c -> i 1 c") - rearrange(grid, "j c -> 1 j c")
+    return torch.sign(rel_pos) * torch.log(rel_pos.abs() + 1)
+
+
+def cma_weights(popsize):
+    return torch.log(torch.tensor((popsize + 1) / 2)) - torch.log(torch.arange(popsize) + 1)
+
+
+def fractional_steps():
+    steps = torch.arange(0, 1, 0.1)
+    return torch.log1p(steps)
+
+
+def penalty(ratio):
+    ratio = ratio.abs()
+    return torch.log1p(ratio)
