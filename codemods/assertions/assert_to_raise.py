@@ -1344,7 +1344,8 @@ class _Decider:
             names = ", ".join(f"`{name}`" for name in sorted(read))
             return f"{owner}: every call in the package passes {names} a literal"
         if (function.name == "__init__" and read and facts.get("passed")
-                and all(_holds_for_call(node.test, read, set(passed), function.node)
+                and all(_holds_for_call(node.test, read, set(passed["given"]),
+                                        set(passed["there"]), function.node)
                         for passed in facts["passed"])):
             # nuwa's `assert not (sparse_3dna_attn and not exists(sparse_3dna_video_shape))`
             # in its inner Transformer: the calls that turn the flag on pass the shape, the
@@ -2133,17 +2134,21 @@ def _presence_only(test: ast.expr, names: set[str],
     return True
 
 
-def _holds_for_call(test: ast.expr, names: set[str], passed: set[str],
+def _holds_for_call(test: ast.expr, names: set[str], given: set[str], there: set[str],
                     function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a presence check (`exists(x)`, `x is not None`, `not (flag and not
-    exists(x))`) holds for a call that passes `passed` of the parameters: one it passes
-    is there (a flag passed has an unknown value), one it leaves takes its default (None,
-    True or False). False where the test reads anything else or cannot be told."""
+    exists(x))`) holds for a call that passes `given` of the parameters, `there` of them
+    a value that is not None by construction: one of `there` is there, another given is
+    unknown (a flag passed, a builder's parameter passed on: its caller may pass None),
+    one it leaves takes its default (None, True or False). False where the test reads
+    anything else or cannot be told."""
 
     def value(name: str) -> object:
-        # "there": passed, not None, truth unknown; else the default's constant
-        if name in passed:
+        # "there": not None, truth unknown; "unknown"; else the default's constant
+        if name in there:
             return "there"
+        if name in given:
+            return "unknown"
         default = _default_of(function, name)
         return default.value if isinstance(default, ast.Constant) else "unknown"
 

@@ -15,9 +15,7 @@ class Norm(nn.Module):
 
 
 class Head(nn.Module):
-    """Built by the package, but from its caller's arguments forwarded wholesale: its
-    constructor's checks stay input checks; its `forward` is called by the package alone,
-    and whether it was handed labels is that wiring."""
+    """Built by the package, but from its caller's arguments forwarded wholesale."""
 
     def __init__(self, dim, num_classes):
         super().__init__()

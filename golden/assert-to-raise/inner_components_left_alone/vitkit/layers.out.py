@@ -17,9 +17,7 @@ class Norm(nn.Module):
 
 
 class Head(nn.Module):
-    """Built by the package, but from its caller's arguments forwarded wholesale: its
-    constructor's checks stay input checks; its `forward` is called by the package alone,
-    and whether it was handed labels is that wiring."""
+    """Built by the package, but from its caller's arguments forwarded wholesale."""
 
     def __init__(self, dim, num_classes):
         super().__init__()
@@ -27,5 +25,6 @@ class Head(nn.Module):
             raise ValueError("num_classes must be positive")
 
     def forward(self, x, labels=None):
-        assert labels is None or self.training, "labels are for training"
+        if not (labels is None or self.training):
+            raise ValueError("labels are for training")
         return x

@@ -45,8 +45,7 @@ class Attention(nn.Module):
 
 
 class Pool(nn.Module):
-    """Built through functools.partial: the later call may pass anything to the
-    constructor, but its `forward` is still called by the package alone."""
+    """Built through functools.partial: the later call may pass anything."""
 
     def __init__(self, dim, mode="mean"):
         super().__init__()

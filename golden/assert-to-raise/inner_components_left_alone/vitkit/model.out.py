@@ -50,8 +50,7 @@ class Attention(nn.Module):
 
 
 class Pool(nn.Module):
-    """Built through functools.partial: the later call may pass anything to the
-    constructor, but its `forward` is still called by the package alone."""
+    """Built through functools.partial: the later call may pass anything."""
 
     def __init__(self, dim, mode="mean"):
         super().__init__()
@@ -59,7 +58,8 @@ class Pool(nn.Module):
             raise ValueError('expected mode in ("mean", "cls")')
 
     def forward(self, x, keep=None):
-        assert keep is None or exists(x)
+        if not (keep is None or exists(x)):
+            raise ValueError("expected keep is None or exists(x)")
         return x
 
 
