@@ -550,7 +550,15 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     # segment-anything's README, its only statement of a floor (round 14)
     ("The code requires `python>=3.8`, as well as `pytorch>=1.7` and `torchvision>=0.8`.\n",
      (1, 7)),
-    ("Tested with PyTorch 2.3 on CUDA 12.\n", None),  # tested with is not a floor
+    # the versions the code was made and tested on: the oldest is the floor (advertorch,
+    # round 25: `weights_only=` broke its documented PyTorch 1.0.0 & 0.4.1)
+    ("Tested with PyTorch 2.3 on CUDA 12.\n", (2, 3)),
+    ("We developed AdverTorch under Python 3.6 and PyTorch 1.0.0 & 0.4.1. To install\n",
+     (0, 4)),
+    # hear21passt 0.0.26: a pinned install command
+    ("pip3 install torch==1.8.1+cu111  torchaudio==0.8.1 -f https://download.pytorch.org\n",
+     (1, 8)),
+    ("This model runs fast on a GPU.\n", None),
     # fairseq 0.12.2's README: a linked name and "version >=" (round 19)
     ("# Requirements\n* [PyTorch](http://pytorch.org/) version >= 1.5.0\n", (1, 5)),
     # dive-into-graphs 1.1.0: the bound in parentheses (round 22); another package's bound
@@ -563,6 +571,20 @@ def test_floor_a_readme_promises_where_no_file_pins_it(tmp_path, readme, floor):
     (tmp_path / "README.md").write_text(readme)
     found = find_torch_floor(tmp_path)
     assert (found.version if found else None) == floor
+
+
+@pytest.mark.parametrize("requirement, floor", [
+    ("torchaudio>=0.7.0", (1, 7)),  # hear21passt 0.0.26 names no torch at all
+    ("torchvision>=0.8", (1, 7)),
+    ("torchvision>=0.99", None),  # newer than the table knows: nothing implied
+])
+def test_floor_of_torchvision_and_torchaudio_where_nothing_names_torch(tmp_path, requirement,
+                                                                       floor):
+    (tmp_path / "requirements.txt").write_text(f"numpy\n{requirement}\n")
+    found = find_torch_floor(tmp_path, code=False)
+    assert (found.version if found else None) == floor
+    (tmp_path / "requirements.txt").write_text(f"torch>=2.1\n{requirement}\n")
+    assert find_torch_floor(tmp_path, code=False).version == (2, 1)  # torch's own wins
 
 
 def test_a_wheel_states_its_floor_in_the_body_of_its_metadata(tmp_path):

@@ -618,8 +618,16 @@ class _Decider:
             return Decision(Verdict.REPORT, raised, node, reason=(
                 f"asserts a {raised} object, which is true: the check never fails; "
                 f"`raise {raised}(...)` was meant"))
+        if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
+            # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
+            # meant to be compared was split at its comma into a test and a message
+            return Decision(Verdict.REPORT, "ValueError", node, reason=(
+                f"the message is a comparison: `assert {ast.unparse(node.test)}, "
+                f"{ast.unparse(node.msg)}` checks only `{ast.unparse(node.test)}`, and a "
+                "comparison of a tuple was probably meant; a rewrite would keep the bug"))
         if (_always_true(node.test) or self._cannot_fail(node.test)
-                or self._in_test_code(node) or self._never_checked(node)
+                or self._held_by_branch(node) or self._in_test_code(node)
+                or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
                 or self._opened_next(node) or self._indexed_next(node)
                 or self._in_compiled_kernel(node) or self._dispatched_next(node)):
@@ -1546,6 +1554,34 @@ class _Decider:
                 and self_parameter is not None and root.id == self_parameter):
             return ast.unparse(subject)
         return None
+
+    def _held_by_branch(self, node: ast.Assert) -> bool:
+        """Whether an `if` around the assert, in its function, already decides the
+        condition: the assert in the `else` of an `if` that tests exactly its failure
+        (careamics' `if max_val is None: ... else: assert max_val is not None`, round
+        25), or in the body of an `if` that tests the condition itself, with nothing
+        before it in that branch assigning a name the condition reads."""
+        failures = _failure_spellings(node.test)
+        condition = ast.unparse(node.test)
+        read = {name.id for name in ast.walk(node.test) if isinstance(name, ast.Name)}
+        child: ast.AST = node
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                return False
+            if isinstance(ancestor, ast.If):
+                branch = (ancestor.orelse if child in ancestor.orelse
+                          else ancestor.body if child in ancestor.body else None)
+                test = ast.unparse(ancestor.test)
+                if branch is not None and (
+                        (branch is ancestor.orelse and test in failures)
+                        or (branch is ancestor.body and test == condition)):
+                    before = branch[:branch.index(child)]  # type: ignore[arg-type]
+                    return not any(
+                        isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
+                        and name.id in read
+                        for statement in before for name in ast.walk(statement))
+            child = ancestor
+        return False
 
     def _cannot_fail(self, test: ast.expr) -> bool:
         """`s.index(x) >= 0` (`index` raises where it finds nothing, else returns a

@@ -250,7 +250,10 @@ TEMP_WORDS = frozenset(
     {"gettempdir", "mkdtemp", "mkstemp", "temp", "tempdir", "tempfile", "temporary", "tmp",
      "tmpdir", "tmpfile", "tmpname"}
 )
-TEMP_PREFIXES = ("/tmp/", "/var/tmp/")  # paths that start so are temporary
+# Paths that start so are temporary: the system's, or a `temp/` folder of the working
+# folder (cornac's encoding cache, "temp/encoded_corpus.pt", rebuilt when missing: round
+# 25 called its atomic saves noise).
+TEMP_PREFIXES = ("/tmp/", "/var/tmp/", "tmp/", "temp/", "./tmp/", "./temp/")
 # Calls whose result is a temporary folder or file (so are names bound to it).
 TEMP_FACTORIES = frozenset(
     {"NamedTemporaryFile", "TemporaryDirectory", "gettempdir", "mkdtemp", "mkstemp"}
@@ -1061,7 +1064,7 @@ class _Facts:
         if saver is not None:
             return Safety.MANUAL, FOLDER_MESSAGE.format(
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
-        if self._fresh_snapshot(destination, call):
+        if self._fresh_snapshot(destination, call) or self._in_run_buffer(destination, call):
             return None
         if not self._resumed_from(destination, call):
             return Safety.UNSAFE, CALL_MESSAGE + UNKNOWN_CHECKPOINT_REASON
@@ -1098,6 +1101,52 @@ class _Facts:
                     _words_in(ancestor.target) & RESUME_WORDS:
                 return True  # `for epoch in range(epochs): ... torch.save(...)`
         return self._loaded_back(destination) or self._loaded_by_sibling_method(destination, call)
+
+    def _in_run_buffer(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the file is a buffer of one run: the function that saves it loads it
+        back itself, after the save (early stopping's best weights, restored when patience
+        runs out: lightautoml's L2X `train()`, round 25), and no other function of the
+        module loads it. A crash loses the run that would read it, so an atomic write
+        protects nothing."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        target = ast.dump(destination)
+        loads = [node for node in nodes_of(self.tree, ast.Call)
+                 if node.args and _dotted(node.func).rsplit(".", 1)[-1].endswith("load")
+                 and ast.dump(node.args[0]) == target]
+        return bool(loads) and all(
+            self.model.enclosing_function(load) is function and load.lineno > call.lineno
+            and not self._never_both_in_one_run(call, load, function) for load in loads)
+
+    def _never_both_in_one_run(self, first: ast.AST, second: ast.AST,
+                                function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether `first` and `second` lie in the two branches of an `if` that one run of
+        the function never takes both of: no loop of the function repeats the `if`
+        (coqui's `if not exists(path): ...save... else: ...load...`, a cache kept across
+        runs), or its test reads nothing but the function's parameters (elegantrl's
+        `save_or_load_agent(cwd, if_save)`). An `if` an epoch loop repeats may save in
+        one epoch and load in a later one (early stopping's restore)."""
+        parameters = {argument.arg for argument in (*function.args.posonlyargs,
+                                                    *function.args.args,
+                                                    *function.args.kwonlyargs)}
+        for ancestor in self.model.ancestors(first):
+            if ancestor is function:
+                return False
+            if not isinstance(ancestor, ast.If):
+                continue
+            in_body = any(first is node or self.inside(first, node) for node in ancestor.body)
+            other = ancestor.orelse if in_body else ancestor.body
+            if not any(second is node or self.inside(second, node) for node in other):
+                continue
+            repeated = False
+            for outer in self.model.ancestors(ancestor):
+                if outer is function:
+                    break
+                repeated = repeated or isinstance(outer, (ast.For, ast.AsyncFor, ast.While))
+            read = {name.id for name in ast.walk(ancestor.test) if isinstance(name, ast.Name)}
+            return not repeated or (bool(read) and read <= parameters)
+        return False
 
     def _fresh_snapshot(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes a new file each time, its name formatted with a

@@ -56,15 +56,22 @@ class CheckpointKeys:
     trusted: dict[str, str]  # key -> where a weights_only=False load reads it
     trusted_paths: dict[str, str]  # `self.x` -> where a weights_only=False load reads it
 
+    def trusted_entry(self, keys: set[str]) -> tuple[str, str] | None:
+        """(entry, where) for the first of `keys` that the project loads from files with
+        weights_only=False; None where it loads none so."""
+        return next(((key, self.trusted[key]) for key in sorted(keys) if key in self.trusted),
+                    None)
+
     def judge(self, keys: set[str], path: str) -> str | None:
         """Why a load (in the module at `path`, relative to the project root) reading
         the entries `keys` of a file may meet more than tensors there; None where the
         project's own torch.save writes them beside plain entries only. The module's own
         saves, where it has some, are the ones that write what it loads."""
-        for key in sorted(keys):
-            if key in self.trusted:
-                return (f'the project loads files holding "{key}" with weights_only=False '
-                        f"at {self.trusted[key]}, as files holding more than tensors")
+        trusted = self.trusted_entry(keys)
+        if trusted is not None:
+            key, where = trusted
+            return (f'the project loads files holding "{key}" with weights_only=False '
+                    f"at {where}, as files holding more than tensors")
         written = [entry for key in sorted(keys) for entry in self.saved.get(key, ())]
         here = [entry for entry in written if entry[0].rpartition(":")[0] == path]
         written = here or written

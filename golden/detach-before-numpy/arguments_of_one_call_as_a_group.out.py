@@ -14,7 +14,7 @@ def report_outputs(model, batch, writer):
     # Both are a model's outputs: both fixed.
     outputs = model(batch)
     hidden = model.encoder(batch)
-    writer.add(outputs.detach().cpu().numpy(), hidden.detach().cpu().numpy())
+    writer.add(outputs.cpu().numpy(), hidden.cpu().numpy())
 
 
 def rebuilt(values, writer):

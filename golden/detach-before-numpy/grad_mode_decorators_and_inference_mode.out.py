@@ -44,4 +44,4 @@ def loss_values(model, chunks):
     with torch.no_grad():
         target = model(chunks)
     outputs = model(chunks)
-    return (outputs - target).detach().cpu().numpy()
+    return (outputs - target).cpu().numpy()

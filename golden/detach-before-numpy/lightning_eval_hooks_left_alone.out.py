@@ -52,10 +52,10 @@ class Plotter(Callback):
 
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
         scores = pl_module(batch["x"])
-        trainer.logger.experiment.add_histogram("scores", scores.detach().cpu().numpy())
+        trainer.logger.experiment.add_histogram("scores", scores.cpu().numpy())
 
 
 class Plain:
     def validation_step(self, model, batch):
         scores = model(batch)
-        return scores.detach().cpu().numpy()
+        return scores.cpu().numpy()

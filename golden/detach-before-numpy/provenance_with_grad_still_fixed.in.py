@@ -1,11 +1,13 @@
 # golden-args: --unsafe-fixes
+# A provenance that shows grad is possible (a model's output, a loss) is reported, not
+# fixed, even under --unsafe-fixes: rounds 24 and 25 judged 6 of 7 such fixes pointless.
 import random
 
 import torch
 
 
 def log_values(agent, data):
-    # A model's output on collected data may require grad: still an unsafe fix.
+    # A model's output on collected data may require grad: reported.
     out = agent.forward(data["obs"])
     values = out["value"] * 2
     return values.cpu().numpy()

@@ -56,6 +56,33 @@ _README_FLOOR = re.compile(
     re.IGNORECASE,
 )
 _MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+# "We developed AdverTorch under Python 3.6 and PyTorch 1.0.0 & 0.4.1" (advertorch, round
+# 25), "tested with PyTorch 1.8.1": the versions the code was made on, the oldest of a
+# list its floor; and a pinned install command, `pip3 install torch==1.8.1+cu111`
+# (hear21passt, round 25).
+_README_MADE_ON = re.compile(
+    r"\b(?:developed|tested|built|written|verified|works|working|runs?)\b"
+    r"(?:[^.\n]|\.(?=\d)){0,60}?"
+    r"\b(?:py)?torch\s*(?:version\s*)?v?(?P<versions>\d+\.\d+(?:\.\d+)?"
+    r"(?:\s*(?:&|and|,|/|or)\s*v?\d+\.\d+(?:\.\d+)?)*)"
+    r"|\b(?:pip3?|conda)\s+install\b[^\n]*?\b(?:py)?torch\s*={1,2}\s*(?P<pinned>\d+\.\d+)",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+# The torch release each torchvision and torchaudio release was built for (their
+# compatibility tables): a project that pins only `torchaudio>=0.7.0` (hear21passt) runs
+# on torch 1.7. Read only where nothing names torch itself.
+_COMPANION_TORCH: dict[str, dict[Version, Version]] = {
+    "torchvision": {(0, 3): (1, 1), (0, 4): (1, 2), (0, 5): (1, 4), (0, 6): (1, 5),
+                    (0, 7): (1, 6), (0, 8): (1, 7), (0, 9): (1, 8), (0, 10): (1, 9),
+                    (0, 11): (1, 10), (0, 12): (1, 11), (0, 13): (1, 12), (0, 14): (1, 13),
+                    (0, 15): (2, 0), (0, 16): (2, 1), (0, 17): (2, 2), (0, 18): (2, 3),
+                    (0, 19): (2, 4), (0, 20): (2, 5), (0, 21): (2, 6), (0, 22): (2, 7),
+                    (0, 23): (2, 8)},
+    "torchaudio": {(0, 3): (1, 2), (0, 4): (1, 4), (0, 5): (1, 5), (0, 6): (1, 6),
+                   (0, 7): (1, 7), (0, 8): (1, 8), (0, 9): (1, 9), (0, 10): (1, 10),
+                   (0, 11): (1, 11), (0, 12): (1, 12), (0, 13): (1, 13)},
+}
 
 
 @dataclass(frozen=True)
@@ -106,12 +133,29 @@ def find_torch_floor(root: Path, *, code: bool = True,
         for source, requirement in _requirements(root)
         if (version := requirement_floor(requirement)) is not None
     ]
+    if not found:
+        found = _companion_floors(root)
     if found:
         return min(found, key=lambda floor: floor.version)
     guard = find_guard_floor(root, memo) if code else None
     if guard is None:
         return None
     return TorchFloor(guard.version, f"the torch version check at {guard.path}:{guard.line}")
+
+
+def _companion_floors(root: Path) -> list[TorchFloor]:
+    """The torch floors that the project's torchvision and torchaudio floors imply
+    (`torchaudio>=0.7.0`: torch 1.7), by their releases' compatibility tables; a release
+    newer than the tables knows implies nothing."""
+    found = []
+    for package, table in _COMPANION_TORCH.items():
+        floor = find_package_floor(root, package)
+        if floor is not None and floor.version in table:
+            found.append(TorchFloor(table[floor.version],
+                                    f"{floor.source} ({package} {floor.version[0]}."
+                                    f"{floor.version[1]} needs torch "
+                                    f"{table[floor.version][0]}.{table[floor.version][1]})"))
+    return found
 
 
 def find_package_floor(root: Path, package: str) -> TorchFloor | None:
@@ -165,6 +209,10 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
             major = match.group("major") or match.group("major2")
             minor = match.group("minor") or match.group("minor2")
             yield relative_to(path, root), f"torch>={major}.{minor}"
+        for match in _README_MADE_ON.finditer(text):
+            listed = match.group("versions") or match.group("pinned")
+            oldest = min((int(major), int(minor)) for major, minor in _VERSION.findall(listed))
+            yield relative_to(path, root), f"torch>={oldest[0]}.{oldest[1]}"
     conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
     for path in conda_files:
         for line in read_text(path).splitlines():

@@ -430,9 +430,43 @@ def appended_keyword(file: FileContext, call: ast.Call, name: str,
         layout = split_line(file, call, [(closing, closing, f", {name}={value}")])
         if layout is not None:
             return ReplaceNode(layout.node, layout.code)
+        aligned = _aligned_keyword(file, call, f"{name}={value}")
+        if aligned is not None:
+            return ReplaceNode(call, aligned)
         return AddKeyword(call, name, value)
     exploded = _exploded_body(file, call, f"{name}={value}")
     return AddKeyword(call, name, value) if exploded is None else ReplaceNode(call, exploded)
+
+
+def _aligned_keyword(file: FileContext, call: ast.Call, argument: str) -> str | None:
+    """`call` (on one line) with `argument` appended on a line of its own, aligned with
+    the call's opening bracket, as pycodestyle's visual indent has it, where appending it
+    on the line makes a line that fit the project's configured line length (flake8's 79
+    in advertorch's `setup.cfg`, round 25) outgrow it, and black's split (`split_line`)
+    does not apply: the call is a continuation line inside another call (`model.
+    load_state_dict(\n    torch.load(path)))`). None where no line length is configured,
+    the line fits or did not fit before, or the aligned line would not fit either."""
+    limit = file.project.formatter_line_length()
+    span = file.span(call)
+    if limit is None or not (call.args or call.keywords) or span.line != span.end_line:
+        return None
+    line = file.lines[span.line - 1].rstrip("\r\n")
+    source = file.source(call)
+    head = file.source(call.func)
+    if len(line) > limit or len(line) + len(", " + argument) <= limit \
+            or not source.startswith(head + "(") or _has_comment(line) \
+            or _has_trailing_comma(source):
+        return None
+    column = span.column + len(head) + 1  # just inside the opening bracket
+    after = line[span.end_column:]
+    statement = file.semantic.statement(call)
+    if statement is None or column + len(argument) + 1 + len(after) > limit:
+        return None
+    first = file.lines[statement.lineno - 1]
+    block = len(first) - len(first.lstrip(" \t"))  # the editor indents lines by the block
+    if "\t" in first[:block] or column < block:
+        return None
+    return f"{source[:-1]},\n{' ' * (column - block)}{argument})"
 
 
 def _exploded_body(file: FileContext, call: ast.Call, argument: str) -> str | None:

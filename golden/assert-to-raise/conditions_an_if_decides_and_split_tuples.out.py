@@ -1,0 +1,29 @@
+# An assert that the `if` around it already decides cannot fail: in the `else` of a test
+# of its failure (careamics' `if max_val is None: ... else: assert max_val is not None`,
+# round 25), or in the body of a test of itself. Left alone. `assert bsz, src_len ==
+# value.shape[:2]` (torchscale, round 25) checks only `bsz`: the tuple was split at its
+# comma into a test and a message, and a rewrite would keep the bug: reported.
+def normalize(data, max_val=None):
+    if max_val is None:
+        max_val = data.max()
+    else:
+        assert max_val is not None
+    return data / max_val
+
+
+def scale(data, factor):
+    if factor > 0:
+        assert factor > 0, "factor must be positive"
+        return data * factor
+    return data
+
+
+def attention(query, value, bsz, src_len):
+    assert bsz, src_len == value.shape[:2]
+    return query
+
+
+def window(data, size):
+    if not (size > 0):
+        raise ValueError("size must be positive")
+    return data[:size]
