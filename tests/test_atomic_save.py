@@ -180,6 +180,18 @@ def test_module_helper_is_created_once_and_imported_absolutely(tmp_path: Path) -
     assert again.exit_code == 0 and "0 changed" in again.stderr  # the helper is left alone
 
 
+def test_module_helper_keeps_the_packages_crlf_line_endings(tmp_path: Path) -> None:
+    # carefree-learn's sdist (round 26): every file CRLF, the helper module written LF
+    write_files(tmp_path, {name: text.replace(b"\n", b"\r\n") if isinstance(text, bytes)
+                           else text.replace("\n", "\r\n").encode()
+                           for name, text in PACKAGE.items()})
+    result = torchfix("apply", "--jobs", "1", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    helper = (tmp_path / HELPER_PATH).read_bytes()
+    assert b"def atomic_save(" in helper
+    assert helper.count(b"\n") == helper.count(b"\r\n")
+
+
 def test_modules_are_not_written_when_their_helper_is_not_created(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_files(tmp_path, PACKAGE)

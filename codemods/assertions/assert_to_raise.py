@@ -618,6 +618,12 @@ class _Decider:
             return Decision(Verdict.REPORT, raised, node, reason=(
                 f"asserts a {raised} object, which is true: the check never fails; "
                 f"`raise {raised}(...)` was meant"))
+        if _built_string(node.test):
+            # pytext's `assert "not a valid action: {}".format(action)` (round 26),
+            # careamics' `assert f"..."`: a message written where a raise was meant
+            return Decision(Verdict.REPORT, "ValueError", node, reason=(
+                "asserts a non-empty string, which is true: the check never fails; "
+                "`raise ValueError(...)` with that message was meant"))
         if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
             # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
             # meant to be compared was split at its comma into a test and a message
@@ -2486,6 +2492,21 @@ def _tests_missing(test: ast.expr, name: str) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     )
+
+
+def _built_string(test: ast.expr) -> bool:
+    """A string built from a non-empty literal: an f-string, `"...".format(...)`,
+    `"..." % x`; true whatever it is built with."""
+    if isinstance(test, ast.JoinedStr):
+        return any(isinstance(part, ast.Constant) and part.value for part in test.values)
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) \
+            and test.func.attr == "format":
+        test = test.func.value
+    elif isinstance(test, ast.BinOp) and isinstance(test.op, ast.Mod):
+        test = test.left
+    else:
+        return False
+    return isinstance(test, ast.Constant) and isinstance(test.value, str) and bool(test.value)
 
 
 def _always_true(test: ast.expr) -> bool:

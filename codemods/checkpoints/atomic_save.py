@@ -2473,10 +2473,13 @@ class _Helper:
         else:
             settings = self.file.project.formatter_settings()
             header = self.file.project.derived(PACKAGE_HEADER, str(path.parent))
-            creates = (CreateFile(path, helper_module_source(
+            source = helper_module_source(
                 settings.quote or '"', wants_pathlib(self.file),
                 self.file.project.darglint_style(), settings,
-                precise=bans_any(self.file), header=header)),)
+                precise=bans_any(self.file), header=header)
+            if _crlf_package(path.parent, self.file.text):
+                source = source.replace("\n", "\r\n")
+            creates = (CreateFile(path, source),)
         imports = plan_imports(self.file, [self._helper_import(qualified)])
         return HelperPlan(MODULE_HELPER, imports), None, creates
 
@@ -2891,6 +2894,18 @@ def _header_of(text: str) -> str:
 
 
 register_derived_fact(PACKAGE_HEADER, package_header)
+
+
+def _crlf_package(package: Path, text: str) -> bool:
+    """Whether the package's `__init__.py` ends its lines with CRLF (carefree-learn's
+    sdist, round 26): the helper module is written alike. One file decides, so every
+    module of the package asks for the same helper module; where it holds no line, the
+    module that saves (`text`) does."""
+    try:
+        head = (package / "__init__.py").read_bytes()[:65536]
+    except OSError:
+        head = b""
+    return b"\r\n" in head if b"\n" in head else "\r\n" in text
 
 
 def helper_module_source(quote: str = '"', pathlib: bool = False,

@@ -300,7 +300,10 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
     model = file.semantic
     function = model.enclosing_function(call)
     trusted = (AddKeyword(call, "weights_only", "False"),)
-    if function is not None and any(
+    # A load that only feeds load_state_dict reads a state dict, whatever its neighbours
+    # read (physicsnemo's driver: checkpoint files beside plain `{name}.pt` state dicts;
+    # round 26 judged `weights_only=False` there a weakening for nothing).
+    if function is not None and not only_weights and any(
             _passes_weights_only_false(model, other) for other in _load_calls_in(function)):
         return Finding(call, "pass weights_only=False to torch.load, as the other torch.load "
                        "in this function does: the files it reads hold more than weights "

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from torchfix.model.test_code import is_test_path
+from torchfix.model.version_guards import older_branch_ceiling
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import appended_keyword
 
@@ -92,6 +93,12 @@ class CheckpointUseReentrant(Codemod):
                 continue
             keywords = {k.arg for k in call.keywords}
             if "use_reentrant" in keywords or None in keywords:
+                continue
+            ceiling = older_branch_ceiling(file.tree, call, file.semantic.ancestors(call))
+            if ceiling is not None and ceiling <= SINCE:
+                # the branch a version check keeps for torch older than 1.11 (IOPaint's
+                # `else:` of `if is_torch_version(">=", "1.11.0")`, round 26): the
+                # keyword would break the only torch that runs it
                 continue
             if floor is not None and floor < SINCE:
                 yield Finding(call, "pass use_reentrant explicitly (it needs torch >= 1.11, "

@@ -2,7 +2,9 @@
 # of its failure (careamics' `if max_val is None: ... else: assert max_val is not None`,
 # round 25), or in the body of a test of itself. Left alone. `assert bsz, src_len ==
 # value.shape[:2]` (torchscale, round 25) checks only `bsz`: the tuple was split at its
-# comma into a test and a message, and a rewrite would keep the bug: reported.
+# comma into a test and a message, and a rewrite would keep the bug: reported. So is
+# `assert "not a valid action: {}".format(action)` (pytext, round 26): a string, always
+# true, where a raise was meant.
 def normalize(data, max_val=None):
     if max_val is None:
         max_val = data.max()
@@ -21,6 +23,12 @@ def scale(data, factor):
 def attention(query, value, bsz, src_len):
     assert bsz, src_len == value.shape[:2]
     return query
+
+
+def apply_action(action, valid):
+    if action not in valid:
+        assert "not a valid action: {}".format(action)
+    return action
 
 
 def window(data, size):

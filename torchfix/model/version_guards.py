@@ -417,19 +417,48 @@ def older_branch_ceiling(tree: ast.Module, node: ast.AST,
             else:
                 in_body = parent.body is child
             test = parent.test
+            pairs: list[tuple[str, tuple[int, int, int]]] = []
             if isinstance(test, ast.Compare):
                 reader = _READERS.get(tree)
                 if reader is None:
                     reader = _READERS[tree] = _Reader(tree)
                 pairs = list(reader._pairs(test))
-                if len(pairs) == 1:
-                    operator, (major, minor, _) = pairs[0]
-                    older_in_body = operator in ("<", "<=")
-                    if in_body == older_in_body:
-                        below = (major, minor) if operator in ("<", ">=") else (major, minor + 1)
-                        ceiling = below if ceiling is None else min(ceiling, below)
+            elif isinstance(test, ast.Call):
+                pairs = [pair for pair in [_helper_check(test)] if pair is not None]
+            if len(pairs) == 1:
+                operator, (major, minor, _) = pairs[0]
+                older_in_body = operator in ("<", "<=")
+                if in_body == older_in_body:
+                    below = (major, minor) if operator in ("<", ">=") else (major, minor + 1)
+                    ceiling = below if ceiling is None else min(ceiling, below)
         child = parent
     return ceiling
+
+
+# Helpers of libraries that compare the installed torch with a version: diffusers'
+# `is_torch_version(">=", "1.11.0")` (IOPaint's copies of its UNet blocks, round 26),
+# transformers' `is_torch_greater_or_equal("2.0")`.
+_HELPER_OPERATORS = {"is_torch_greater_or_equal": ">=", "is_torch_greater_than": ">",
+                     "is_torch_less_than": "<", "torch_version_at_least": ">="}
+
+
+def _helper_check(test: ast.Call) -> tuple[str, tuple[int, int, int]] | None:
+    """(operator, version) for a library helper's check of the installed torch."""
+    name = dotted(test.func)[-1:] if dotted(test.func) else []
+    texts = [argument.value for argument in test.args
+             if isinstance(argument, ast.Constant) and isinstance(argument.value, str)]
+    if not name or len(texts) != len(test.args) or test.keywords:
+        return None
+    if name[0] == "is_torch_version" and len(texts) == 2 and texts[0] in _FLIPPED:
+        operator, version = texts
+    elif name[0] in _HELPER_OPERATORS and len(texts) == 1:
+        operator, version = _HELPER_OPERATORS[name[0]], texts[0]
+    else:
+        return None
+    numbers = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version)
+    if numbers is None:
+        return None
+    return operator, (int(numbers[1]), int(numbers[2]), int(numbers[3] or 0))
 
 
 # What an `except` clause of an import fallback catches: a failed import, or anything.
