@@ -325,10 +325,10 @@ PASS_THROUGH = frozenset(
     {"bfloat16", "clone", "contiguous", "cpu", "cuda", "detach", "double", "eval", "float",
      "half", "numpy", "requires_grad_", "squeeze", "to", "tolist", "train", "unsqueeze"}
 )
-# Training counters: a saved value naming one is a checkpoint's (`{"epoch": epoch, ...}`).
 # Words of a function that reads a saved file back (`torch.load`, `load_state_dict`,
 # `resume_from`, `restore`).
 LOAD_WORDS = frozenset({"load", "resume", "restore"})
+# Training counters: a saved value naming one is a checkpoint's (`{"epoch": epoch, ...}`).
 COUNTER_WORDS = frozenset({"epoch", "epochs", "step", "steps", "iteration", "iterations",
                            "iter"})
 COPIES = frozenset({"copy", "deepcopy", "dict", "OrderedDict"})  # what they copy is saved
@@ -1152,12 +1152,12 @@ class _Facts:
         """Whether the save writes a new file each time, its name formatted with a
         training counter (`f"vae.{steps}.pt"`), in a module that loads nothing back (no
         call of a `load`, `resume` or `restore` function), where neither the path nor the
-        function names a checkpoint (`CHECKPOINT_DIR / f"epoch_{epoch}.pt"` is what a resume
-        elsewhere looks in): no earlier file is ever
-        overwritten, and nothing here resumes from the newest one, so a crash tears only
-        that snapshot. Round 24's reviewers called such rewrites noise (nuwa's trainers:
-        a helper module for files nothing reads), and accepted the same saves where the
-        module loads them back (video-diffusion's `load(milestone)`)."""
+        function names a checkpoint (`CHECKPOINT_DIR / f"epoch_{epoch}.pt"` is what a
+        resume elsewhere looks in): no earlier file is ever overwritten, and nothing here
+        resumes from the newest one, so a crash tears only that snapshot. Round 24's
+        reviewers called such rewrites noise (nuwa's trainers: a helper module for files
+        nothing reads), and accepted the same saves where the module loads them back
+        (video-diffusion's `load(milestone)`)."""
         function = self.model.enclosing_function(call)
         scope = self.model.scope_created_by(function) if function is not None else None
         if not self._formatted_counters(destination, scope) and not any(
