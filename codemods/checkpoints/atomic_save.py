@@ -1113,8 +1113,7 @@ class _Facts:
             return False
         target = ast.dump(destination)
         loads = [node for node in nodes_of(self.tree, ast.Call)
-                 if node.args and _dotted(node.func).rsplit(".", 1)[-1].endswith("load")
-                 and ast.dump(node.args[0]) == target]
+                 if _loads(node) and ast.dump(node.args[0]) == target]
         return bool(loads) and all(
             self.model.enclosing_function(load) is function and load.lineno > call.lineno
             and not self._never_both_in_one_run(call, load, function) for load in loads)
@@ -1703,7 +1702,7 @@ class _Facts:
                                                                          "path", "join"}
         target = ast.dump(destination)
         for node in nodes_of(self.tree, ast.Call):
-            if not node.args or not _dotted(node.func).rsplit(".", 1)[-1].endswith("load"):
+            if not _loads(node):
                 continue
             argument = node.args[0]
             if ast.dump(argument) == target or names & {
@@ -1914,8 +1913,7 @@ class _Facts:
         function = self.model.enclosing_function(call)
         container: ast.AST = function if function is not None else self.tree
         if not any(
-                isinstance(node, ast.Call) and node.args and ast.dump(node.args[0]) == target
-                and _dotted(node.func).rsplit(".", 1)[-1].endswith("load")
+                isinstance(node, ast.Call) and _loads(node) and ast.dump(node.args[0]) == target
                 for node in ast.walk(container)):
             return False
         for node in ast.walk(container):
@@ -3176,6 +3174,12 @@ def _names_a_dataset(name: str) -> bool:
     """Whether a class name says dataset: `TimeSeriesDataSet`, `torch.utils.data.Dataset`."""
     words = identifier_words(name.rsplit(".", 1)[-1])
     return bool(words) and (words[-1] == "dataset" or words[-2:] == ["data", "set"])
+
+
+def _loads(call: ast.Call) -> bool:
+    """A call of a `*load` function with a first argument (`torch.load(path)`,
+    `self.load(path)`): what reads a saved file back."""
+    return bool(call.args) and _dotted(call.func).rsplit(".", 1)[-1].endswith("load")
 
 
 def _counters_formatted(value: ast.AST) -> list[str]:
