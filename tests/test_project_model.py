@@ -242,6 +242,73 @@ def test_tests_expecting_assertion_errors(tmp_path: Path) -> None:
     assert not expected.matches("other_function", "gamma must be below 1")
 
 
+def test_parametrized_tests_expect_the_assertion_error_of_their_rows(tmp_path: Path) -> None:
+    # renate's test_l2p.py (round 27): the exception and the class come from the rows
+    write(tmp_path, {
+        "tests/test_pool.py": """
+            import pytest
+            from pkg.pool import Pool, Prompt
+
+            @pytest.mark.parametrize(
+                "cls,arg,error",
+                [[Pool, "fn", ValueError], [Prompt, "features", AssertionError]],
+            )
+            def test_raises(cls, arg, error):
+                with pytest.raises(error):
+                    cls(**{arg: "bad"})
+        """,
+    })
+    expectations = Project(tmp_path).assertion_expectations()
+    assert len(expectations) == 1
+    assert expectations[0].matches("Prompt", "anything")
+    assert not expectations[0].matches("Pool", "anything")  # its row expects ValueError
+
+
+def test_calling_a_metric_instance_reaches_its_update(tmp_path: Path) -> None:
+    # renate's regression metrics (round 27): `metric(new, old, gt)` runs torchmetrics'
+    # forward, which runs the project's `update`
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/metric.py": """
+            from torchmetrics import Metric
+
+            class FlipRate(Metric):
+                def update(self, new, old):
+                    assert new.shape == old.shape, "shapes differ"
+        """,
+        "tests/test_metric.py": """
+            import pytest
+            from pkg.metric import FlipRate
+
+            def test_shapes():
+                metric = FlipRate()
+                with pytest.raises(AssertionError):
+                    metric([1, 2], [1])
+        """,
+    })
+    assert "pkg.metric.FlipRate.update" in Project(tmp_path).assertion_reach()
+
+
+def test_a_python_floor_bounds_the_torch_floor_where_none_is_declared(tmp_path: Path) -> None:
+    # medcam (round 27): python_requires=">=3.6" and no torch requirement: its users on
+    # Python 3.6 have torch 1.10 at most
+    write(tmp_path, {"setup.py": "from setuptools import setup\n"
+                                 "setup(name='m', python_requires='>=3.6')\n"})
+    assert Project(tmp_path).torch_floor().version == (1, 10)
+    write(tmp_path, {"requirements.txt": "torch>=2.0\n"})  # a declared floor wins
+    assert Project(tmp_path).torch_floor().version == (2, 0)
+    write(tmp_path / "new", {"setup.py": "from setuptools import setup\n"
+                                         "setup(name='m', python_requires='>=3.10')\n"})
+    assert Project(tmp_path / "new").torch_floor() is None
+
+
+def test_tests_name_what_they_call(tmp_path: Path) -> None:
+    write(tmp_path, {"tests/test_a.py": "from pkg import scale\n\ndef test_scale():\n"
+                                       "    assert scale(2) == 4\n"})
+    project = Project(tmp_path)
+    assert project.named_by_tests("scale") and not project.named_by_tests("shift")
+
+
 def test_tests_reach_asserts_through_the_calls_they_make(tmp_path: Path) -> None:
     write(tmp_path, {
         "pkg/__init__.py": "from pkg.model import Model\n",

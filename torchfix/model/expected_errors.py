@@ -200,6 +200,7 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
     the callable passed to `assertRaises(AssertionError, func, ...)`; with
     `handlers_only` (the project's own code), its `except AssertionError` handlers only."""
     assigned: dict[str, list[ast.expr]] | None = None
+    parametrized: dict[int, list[dict[str, ast.expr]]] | None = None
     for node in ast.walk(tree):
         if handlers_only and not (isinstance(node, ast.Try)
                                   or type(node).__name__ == "TryStar"):
@@ -207,14 +208,33 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
         if isinstance(node, (ast.With, ast.AsyncWith)):
             if assigned is None:
                 assigned = _assigned_names(tree)
+                parametrized = _parametrized_blocks(tree)
             for item in node.items:
+                found = False
                 for context in _context_calls(item.context_expr, assigned):
                     expected = _expected_call(context)
                     if expected is not None and isinstance(context, ast.Call):
                         yield (Expectation(path, node.lineno, _callees(node.body),
                                            expected[1], _other_exceptions(context.args[0])),
                                list(node.body))
+                        found = True
                         break
+                    rows = _rows_expecting(context, (parametrized or {}).get(id(node), []))
+                    if rows:
+                        # `@pytest.mark.parametrize("cls,arg,error", [[Pool, "fn",
+                        # AssertionError], ...])` / `with pytest.raises(error): cls(...)`:
+                        # the rows expecting AssertionError say what the block calls.
+                        called = [value for row in rows for value in row.values()
+                                  if dotted(value)]
+                        yield (Expectation(path, node.lineno,
+                                           _callees(node.body) | _callees(called,
+                                                                          called_only=False),
+                                           None, frozenset()),
+                               [*node.body, *(ast.Call(value, [], []) for value in called)])
+                        found = True
+                        break
+                if found:
+                    break
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             # try: tp = make_tp(...) / except AssertionError: return None — the test
             # relies on the assert to skip invalid parameters.
@@ -237,6 +257,67 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
                     yield (Expectation(path, node.lineno, names, expected[1],
                                        _other_exceptions(node.args[0])),
                            [ast.Call(callee, [], [])])
+
+
+def _parametrized_blocks(tree: ast.Module) -> dict[int, list[dict[str, ast.expr]]]:
+    """For each `with` block (by id) inside a test function decorated with
+    `pytest.mark.parametrize`, the parameter rows of that function: argument name to the
+    value a row gives it."""
+    found: dict[int, list[dict[str, ast.expr]]] = {}
+    for function in ast.walk(tree):
+        if not isinstance(function, _FUNCTION_TYPES):
+            continue
+        rows = [row for decorator in function.decorator_list
+                for row in _parameter_rows(decorator)]
+        if not rows:
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                found[id(node)] = rows
+    return found
+
+
+def _parameter_rows(decorator: ast.expr) -> list[dict[str, ast.expr]]:
+    """The rows of `@pytest.mark.parametrize("a,b", [(1, 2), ...])`, as dicts."""
+    if not isinstance(decorator, ast.Call) or len(decorator.args) < 2 or \
+            (dotted(decorator.func) or [""])[-1] != "parametrize":
+        return []
+    names_node, values = decorator.args[0], decorator.args[1]
+    if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+        names = [name.strip() for name in names_node.value.split(",") if name.strip()]
+    elif isinstance(names_node, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in names_node.elts):
+        names = [str(e.value) for e in names_node.elts]  # type: ignore[attr-defined]
+    else:
+        return []
+    if not isinstance(values, (ast.List, ast.Tuple)):
+        return []
+    rows: list[dict[str, ast.expr]] = []
+    for value in values.elts:
+        if isinstance(value, ast.Call) and (dotted(value.func) or [""])[-1] == "param":
+            elements = list(value.args)  # pytest.param(a, b, marks=...)
+        elif len(names) == 1:
+            elements = [value]
+        elif isinstance(value, (ast.List, ast.Tuple)):
+            elements = list(value.elts)
+        else:
+            continue
+        if len(elements) == len(names):
+            rows.append(dict(zip(names, elements, strict=True)))
+    return rows
+
+
+def _rows_expecting(context: ast.expr,
+                    rows: list[dict[str, ast.expr]]) -> list[dict[str, ast.expr]]:
+    """The parameter rows under which `context` (`pytest.raises(error)`, `error` an
+    argument of the parametrized test) expects AssertionError."""
+    if not rows or not isinstance(context, ast.Call) or not context.args or \
+            _method(context) not in _RAISES_FUNCTIONS | _RAISES_METHODS or \
+            not isinstance(context.args[0], ast.Name):
+        return []
+    argument = context.args[0].id
+    return [row for row in rows
+            if argument in row and _names_assertion_error(row[argument])]
 
 
 def _assigned_names(tree: ast.Module) -> dict[str, list[ast.expr]]:
@@ -377,9 +458,11 @@ def _test_helper(model: SemanticModel,
     return node if isinstance(node, _FUNCTION_TYPES) else None
 
 
-# What calling an instance runs: `__call__`, and for a torch module the `forward` its
-# `__call__` (torch's, not the project's) dispatches to.
-INSTANCE_CALL_METHODS = ("__call__", "forward")
+# What calling an instance runs: `__call__`, for a torch module the `forward` its
+# `__call__` (torch's, not the project's) dispatches to, and for a torchmetrics `Metric`
+# the `update` and `compute` its `forward` runs (renate's `NFR_metric(new, old, gt)`
+# under `pytest.raises(AssertionError)` tests the asserts of `update`: round 27).
+INSTANCE_CALL_METHODS = ("__call__", "forward", "update", "compute")
 
 
 def _call_targets(model: SemanticModel, func: ast.expr) -> list[str]:

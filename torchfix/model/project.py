@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,7 @@ class Project:
     _formatter: FormatterSettings | None = field(default=None, repr=False)
     _imports: ImportSettings | None = field(default=None, repr=False)
     _has_tests: bool | None = field(default=None, repr=False)
+    _test_words: frozenset[str] | None = field(default=None, repr=False)
     _derived: dict[str, str] = field(default_factory=dict, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
@@ -336,6 +338,15 @@ class Project:
             from torchfix.model.torch_floor import find_torch_floor
 
             self._floor = find_torch_floor(self.root, memo=self.scan_memo)
+            if self._floor is None or self._floor.source.startswith(GUARD_SOURCE):
+                from torchfix.model.torch_floor import python_implied_floor
+
+                python = self.python_floor()
+                implied = python_implied_floor(python.version, python.source) \
+                    if python is not None else None
+                if implied is not None and (self._floor is None
+                                            or implied.version < self._floor.version):
+                    self._floor = implied
             self._floor_read = True
         floor = self._floor
         self._note("project:torch-floor", repr(floor.version) if floor else ABSENT)
@@ -471,6 +482,26 @@ class Project:
                 holds_tests(path) for path in test_files(self.root, helpers=False))
         self._note("project:has-tests", repr(self._has_tests))
         return self._has_tests
+
+    def named_by_tests(self, name: str) -> bool:
+        """Whether a test file of the project (`test_files`, helpers such as `conftest.py`
+        too) holds the identifier `name` anywhere in its text: a test may call it. Read as
+        words of the files' bytes, not parsed: a mention in a comment counts, which errs
+        towards "a test calls it". Codemods ask through a derived fact keyed by the name
+        (assert-to-raise's "tested"), so that a cached result depends on this name's
+        answer only."""
+        if self._test_words is None:
+            from torchfix.model.expected_errors import test_files
+
+            words: set[str] = set()
+            for path in test_files(self.root):
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    continue
+                words.update(word.decode("ascii") for word in _IDENTIFIER.findall(data))
+            self._test_words = frozenset(words)
+        return name in self._test_words
 
     def is_distribution(self) -> bool:
         """Whether the root holds packaging metadata (`pyproject.toml`, `setup.py`,
@@ -625,6 +656,7 @@ class Project:
         self._formatter = None
         self._imports = None
         self._has_tests = None
+        self._test_words = None
         self._derived.clear()
         self._fact_memo_context = None
 
@@ -689,6 +721,13 @@ def register_derived_fact(kind: str, compute: Callable[[Project, str], str]) -> 
     if "/" not in kind or ":" in kind:
         raise ValueError(f"a derived fact's kind is '<codemod>/<fact>', not {kind!r}")
     _DERIVED[kind] = compute
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+# How `find_torch_floor` names a floor read off the code's version checks.
+GUARD_SOURCE = "the torch version check"
 
 
 def _sha256(data: bytes) -> str:

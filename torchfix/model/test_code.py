@@ -64,12 +64,16 @@ def identifier_words(identifier: str) -> list[str]:
 def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
     """Whether the file is example code: below a folder such as `examples/`, `demos/`,
     `tutorials/`, `notebooks/` or `docs/` (judged below the working folder, like test
-    code; `paper/` too), named like `demo_*.py`, `example_*.py` or `*_tutorial.py`, or a
-    notebook kept as a script (`# %%` or `# In[1]:` cells)."""
+    code; `paper/` too; also `<project>_examples/`), named like `demo_*.py`,
+    `example_*.py` or `*_tutorial.py`, or a notebook kept as a script (`# %%` or
+    `# In[1]:` cells)."""
     relative = below_working_folder(path) if path else PurePath()
     words = identifier_words(relative.stem)
     return (
         any(folder.lower() in EXAMPLE_FOLDERS for folder in relative.parts[:-1])
+        # a project's own examples folder, `fastmri_examples/` (round 27)
+        or any(identifier_words(folder)[-1:] in (["examples"], ["demos"], ["tutorials"])
+               for folder in relative.parts[:-1])
         or (bool(words) and words[0] in EXAMPLE_WORDS)  # demo_train.py, example_mnist.py
         or (bool(words) and words[-1] in EXAMPLE_WORDS - {"example"})  # gan_demo.py
         or bool(_NOTEBOOK_CELL.search(text))

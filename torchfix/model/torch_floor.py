@@ -143,6 +143,28 @@ def find_torch_floor(root: Path, *, code: bool = True,
     return TorchFloor(guard.version, f"the torch version check at {guard.path}:{guard.line}")
 
 
+# The newest torch release that still installs on each Python: a project that declares
+# no torch floor but supports Python 3.6 (medcam's `python_requires=">=3.6"`, round 27,
+# its CI on torch 1.5) supports the torch its users on 3.6 can have, 1.10 at most.
+_NEWEST_TORCH_FOR_PYTHON: dict[Version, Version] = {
+    (2, 7): (1, 4), (3, 5): (1, 4), (3, 6): (1, 10), (3, 7): (1, 13), (3, 8): (2, 4),
+    (3, 9): (2, 8),
+}
+
+
+def python_implied_floor(python: Version, source: str) -> TorchFloor | None:
+    """The torch floor a project's Python floor implies where it declares no torch floor:
+    the newest torch that installs on that Python (None for Python 3.10 and newer, which
+    current torch supports)."""
+    older = [newest for version, newest in _NEWEST_TORCH_FOR_PYTHON.items()
+             if version >= python]
+    if not older:
+        return None
+    torch = min(older)
+    return TorchFloor(torch, f"{source} (Python {python[0]}.{python[1]}: torch "
+                             f"{torch[0]}.{torch[1]} at most)")
+
+
 def _companion_floors(root: Path) -> list[TorchFloor]:
     """The torch floors that the project's torchvision and torchaudio floors imply
     (`torchaudio>=0.7.0`: torch 1.7), by their releases' compatibility tables; a release
