@@ -114,6 +114,34 @@ def _decisions(tmp_path, monkeypatch, files: dict[str, str],
             if f.path.as_posix().endswith("pkg/module.py")}
 
 
+def _half_converted(finding: tuple[str, str]) -> bool:
+    """An input check made unsafe only because other asserts of its function stay."""
+    return finding[0] == "unsafe" and "half converted" in finding[1]
+
+
+def test_a_function_is_converted_whole_or_not_at_all(tmp_path, monkeypatch):
+    # megablocks' load_balancing_loss (round 27) converted three checks and kept a
+    # fourth; here the third reads tensor values (an unsafe fix): converting two of three
+    # by default leaves the function half converted, so none is a safe fix
+    found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": """
+        def balance(tokens, scores, experts):
+            assert scores.dim() == 2, "scores must be 2-D"
+            assert tokens.dim() == 1, "tokens must be 1-D"
+            count = len(experts)
+            assert (scores.sum(1) == count).all(), "scores must sum to the expert count"
+
+
+        def scale(x, factor):
+            assert factor > 0, "factor must be positive"
+            assert x.dim() == 2, "x must be 2-D"
+            return x * factor
+        """}, invariants="ignore")
+    assert _half_converted(found[3]) and _half_converted(found[4])
+    assert "2 other" not in found[3][1] and "1 other assert" in found[3][1]
+    assert found[6][0] == "unsafe" and "tensor values" in found[6][1]
+    assert found[10][0] == "safe" and found[11][0] == "safe"  # all of scale's checks
+
+
 @pytest.mark.parametrize("guard", ["config is None", "config == None", "not config"])
 def test_a_parameter_given_its_default_is_still_an_input(tmp_path, monkeypatch, guard):
     found = _decisions(tmp_path, monkeypatch, {"pkg/module.py": f"""
@@ -180,9 +208,10 @@ def test_a_test_expecting_the_assertion_error_keeps_it(tmp_path, monkeypatch):
     # message-less assert's error has an empty message, which it does not
     assert found[7] == ("manual", "tests/test_module.py:6 expects AssertionError from Config(): "
                         "a raise would fail that test; change the check and the test together")
-    assert found[8][0] == "safe"
+    # an input check, made unsafe only because the reported one beside it stays an assert
+    assert _half_converted(found[8])
     # no message: str(error) == "", which "empty" does not match; a built message may match
-    assert found[12][0] == "safe"
+    assert _half_converted(found[12])
     assert found[13][0] == "manual" and "tests/test_module.py:10" in found[13][1]
 
 
@@ -218,10 +247,12 @@ def test_what_the_defaulting_if_itself_checks_is_the_default(tmp_path, monkeypat
             assert model, "a model is needed"
         """})
     assert found[5][0] == "unsafe" and "computed in the function" in found[5][1]
-    assert found[7][0] == "safe"  # the `else` holds what the caller passed
+    # the `else` holds what the caller passed: an input check, unsafe only because the
+    # checks beside it stay asserts
+    assert _half_converted(found[7])
     # written for the type checker: the default it was just given is not None
     assert found[10][0] == "unsafe" and "narrow its type" in found[10][1]
-    assert found[11][0] == "safe"
+    assert _half_converted(found[11])
 
 
 def test_internal_invariants_are_left_alone_by_default(tmp_path, monkeypatch):
@@ -254,7 +285,8 @@ def test_internal_invariants_are_left_alone_by_default(tmp_path, monkeypatch):
         assert torch.__version__
         """}, invariants="ignore")
     assert {line: safety for line, (safety, _) in found.items()} == {
-        6: "safe", 10: "unsafe", 12: "unsafe", 18: "unsafe"}
+        6: "unsafe", 10: "unsafe", 12: "unsafe", 18: "unsafe"}
+    assert _half_converted(found[6])  # an input check beside asserts that stay
     assert "tensor values" in found[10][1] and "always fails" in found[18][1]
 
 
@@ -426,3 +458,59 @@ def test_code_copied_from_another_project_is_known_by_its_head(head, copied):
     assert is_copied_code(head + "import torch\n") is copied
     # Only the head counts: a class annotated deep in a module is not the module's origin.
     assert not is_copied_code("import torch\n" * 50 + head)
+
+
+def test_what_the_package_does_not_export_is_left_alone(tmp_path, monkeypatch):
+    # megablocks (round 27): `act_fn` and `gelu`, not exported by its __init__.py, are
+    # called by its own layers with what they built
+    found = _decisions(tmp_path, monkeypatch, {
+        "pkg/__init__.py": "from pkg.module import Layer, scale\n",
+        "pkg/module.py": """
+            class Layer:
+                def __init__(self, size):
+                    assert size > 0, "size must be positive"
+
+
+            def scale(x, factor):
+                assert factor > 0, "factor must be positive"
+
+
+            def act_fn(x, function):
+                assert callable(function), "function must be callable"
+
+
+            class Router:
+                def __init__(self, experts):
+                    assert experts > 0, "experts must be positive"
+            """,
+    }, invariants="ignore")
+    assert found[4][0] == "safe" and found[8][0] == "safe"
+    assert 12 not in found and 17 not in found
+    unsafe = _decisions(tmp_path, monkeypatch, {}, invariants="unsafe")
+    assert "act_fn is not exported by its package's __init__.py" in unsafe[12][1]
+
+
+def test_a_distribution_whose_tests_never_name_the_function_is_unsafe(tmp_path, monkeypatch):
+    # onnx2pytorch's sdist (round 27) ships one import test; the repository's tests
+    # expect AssertionError from Split(...)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    found = _decisions(tmp_path, monkeypatch, {
+        "pkg/__init__.py": "from pkg.module import Split, scale\n",
+        "pkg/module.py": """
+            class Split:
+                def __init__(self, sections):
+                    assert sections > 0, "sections must be positive"
+
+
+            def scale(x, factor):
+                assert factor > 0, "factor must be positive"
+            """,
+        "tests/test_module.py": """
+            from pkg.module import scale
+
+            def test_scale():
+                assert scale(1, 2) is None
+            """,
+    })
+    assert found[4][0] == "unsafe" and "no test of the project names Split()" in found[4][1]
+    assert found[8][0] == "safe"

@@ -95,9 +95,10 @@ def test_outside_git_a_file_named_alone_belongs_to_its_project(tmp_path: Path) -
     (project / "pkg" / "loss.py").write_text(
         "def scale(x, factor):\n    assert factor > 0\n    return x * factor\n"
     )
-    # a test file too, or the sdist counts as a distribution without tests
+    # a test of the function too, or nothing shows that no test expects its AssertionError
     (project / "tests").mkdir()
-    (project / "tests" / "test_loss.py").write_text("def test_nothing():\n    pass\n")
+    (project / "tests" / "test_loss.py").write_text(
+        "from pkg.loss import scale\n\n\ndef test_scale():\n    assert scale(1, 2) == 2\n")
     diff = _diff("pkg/loss.py", cwd=project)
     assert b"--- a/pkg/loss.py" in diff, diff
     assert b"raise ValueError('expected factor > 0')" in diff, diff

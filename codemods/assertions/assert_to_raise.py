@@ -31,7 +31,7 @@ from torchfix.model.test_code import (
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import keeps_long_code_lines
 
-from .components import COMPONENT
+from .components import COMPONENT, unexported
 from .raises_doc import (
     GENERIC_DESCRIPTION,
     docstring_style,
@@ -537,10 +537,35 @@ class AssertToRaise(Codemod):
         if _imports_test_framework(file.tree):
             return
         decider = _Decider(file)
-        for node in nodes_of(file.tree, ast.Assert):
-            decision = decider.decide(node)
+        decided = [(node, decider.decide(node)) for node in nodes_of(file.tree, ast.Assert)]
+        for node, decision in _whole_functions(decider.model, decided):
             if decision is not None:
                 yield Finding(node, *decision.message(), data=decision)
+
+
+HALF_CONVERTED = ("{count} other assert{s} of this function stay{verb} as written by default: "
+                  "converting only some would leave the function half converted")
+
+
+def _whole_functions(model: SemanticModel, decided: list[tuple[ast.Assert, Decision | None]]
+                     ) -> Iterator[tuple[ast.Assert, Decision | None]]:
+    """The decisions, with a function's safe fixes made unsafe where another assert of the
+    same function is not a safe fix: left alone, reported or unsafe. A default run would
+    rewrite some of its asserts and leave the others beside them, a mix every round-27
+    reviewer rejected (megablocks' `load_balancing_loss` converting three checks and
+    keeping the identical fourth, whose operand it had reassigned)."""
+    by_function: dict[int, list[Decision | None]] = {}
+    for node, decision in decided:
+        by_function.setdefault(id(model.enclosing_function(node)), []).append(decision)
+    for node, decision in decided:
+        if decision is not None and decision.verdict is Verdict.SAFE:
+            siblings = by_function[id(model.enclosing_function(node))]
+            kept = sum(1 for other in siblings
+                       if other is None or other.verdict is not Verdict.SAFE)
+            if kept and model.enclosing_function(node) is not None:
+                decision = replace(decision, verdict=Verdict.UNSAFE, reason=HALF_CONVERTED.format(
+                    count=kept, s="" if kept == 1 else "s", verb="s" if kept == 1 else ""))
+        yield node, decision
 
 
 @dataclass(frozen=True)
@@ -1320,6 +1345,11 @@ class _Decider:
         wiring = self._wiring(node, function, inputs | defaulted)
         if wiring:
             yield wiring, True
+        hidden = self._unexported(function)
+        if hidden is not None:
+            yield (f"{hidden} is not exported by its package's __init__.py: the package's "
+                   "own code calls it with what it built, its checks are internal "
+                   "invariants"), True
         project = self.file.project
         if project.is_built_distribution():
             yield ("an unpacked sdist or wheel, not the repository: the tests it ships are a "
@@ -1327,6 +1357,31 @@ class _Decider:
         elif project.is_distribution() and not project.has_tests():
             yield ("the project ships no tests (an sdist or wheel?): tests elsewhere that "
                    "expect AssertionError cannot be checked"), False
+        elif project.is_distribution() and not self._tested(function):
+            # onnx2pytorch's sdist ships one import test; the repository's tests expect
+            # AssertionError from `Split(...)` and `get_selection(...)` (round 27).
+            yield (f"no test of the project names {self._top_name(function)}(): tests that "
+                   "would expect its AssertionError are not here to check"), False
+
+    def _top_name(self, function: _Function) -> str:
+        """The top-level def or class holding `function`."""
+        path = self.model.function_path(function.node)  # the defs and classes around it
+        return path[0] if path else function.node.name
+
+    def _tested(self, function: _Function) -> bool:
+        """Whether a test of the project names the function or the class holding it."""
+        project = self.file.project
+        return any(project.derived(TESTED, name) for name in
+                   dict.fromkeys((self._top_name(function), function.node.name)))
+
+    def _unexported(self, function: _Function) -> str | None:
+        """The top-level def or class holding `function` where the package leaves it out
+        of its API (`components.unexported`); None where it is exported or nothing says."""
+        top = self._top_name(function)
+        module = self.file.module
+        if module is None or "." not in module.name:
+            return None
+        return top if unexported(self.file.project, module.name, top) else None
 
     def _wiring(self, node: ast.Assert, function: _Function, read: set[str]) -> str | None:
         """Why the assert checks the package's own wiring, where its method's class is an
@@ -2835,3 +2890,14 @@ def _validator_part(path: Path) -> list[list[str]]:
 
 
 register_derived_fact(ASSERT_VALIDATORS, assert_validators)
+
+
+# "1" where a test file of the project names the def or class `name`, "" where none does.
+TESTED = "assert-to-raise/tested"
+
+
+def tested(project: Project, name: str) -> str:
+    return "1" if project.named_by_tests(name) else ""
+
+
+register_derived_fact(TESTED, tested)

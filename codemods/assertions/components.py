@@ -118,6 +118,30 @@ def _literal_or_default(call: dict[str, Any], index: int, parameter: Parameter) 
     return parameter.has_default
 
 
+def unexported(project: Project, module: str, name: str) -> bool:
+    """Whether the top-level def or class `name` of the package module `module` is left
+    out of the package's API: no `__init__.py` of the packages above binds it, star-imports
+    its module or binds the module itself (`from . import transforms`), while one of them
+    binds some class of the package (declares what is public; where none does, as in
+    demucs, nothing says). Round 27 read such functions' checks as internal invariants:
+    megablocks' `act_fn` and `gelu`, called only by its own layers with what they built;
+    onnx2pytorch's `Split.set_input_indices`, called by nothing the package ships."""
+    if "." not in module:
+        return False
+    facts = project.module(module)
+    if facts is None or facts.path.endswith("__init__.py"):
+        return False
+    exported, declares = _exports(project, module, f"{module}.{name}")
+    if exported or not declares:
+        return False
+    parts = module.split(".")
+    for length in range(1, len(parts)):
+        package = project.module(".".join(parts[:length]))
+        if package is not None and module in package.names.values():
+            return False
+    return True
+
+
 def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]:
     """(whether an `__init__.py` of a package above `module` binds the class, whether any
     of them binds a class of the package at all: declares which classes are public)."""

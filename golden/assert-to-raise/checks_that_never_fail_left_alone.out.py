@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 def parse_bucket(s, parts):
     assert s.index("s3://") >= 0
     assert len(parts) >= 0, "parts is a list"

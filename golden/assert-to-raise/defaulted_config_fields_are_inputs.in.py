@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 class AsymKNN:
     def __init__(self, config: dict) -> None:
         self.k = config["k"]

@@ -66,6 +66,5 @@ def aggregate(name=None):
         name = new_name()
         assert name not in AGGREGATORS
     else:
-        if name == "default":
-            raise ValueError("the default aggregator cannot be named")
+        assert name != "default", "the default aggregator cannot be named"
     return AGGREGATORS.setdefault(name, [])

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 # A message generated from a condition that holds an f-string would show its fields as
 # written (`{model_path}`), a formatting bug to whoever reads it: reported, not fixed.
 # With a message of its own, the assert is converted as usual.

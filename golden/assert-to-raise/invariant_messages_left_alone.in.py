@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 def schedule(step, warmup, total):
     if warmup < 0:
         raise ValueError(f"warmup must be >= 0, got {warmup}")

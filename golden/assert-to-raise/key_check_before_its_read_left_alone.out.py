@@ -17,8 +17,7 @@ def loss_masks(outputs: dict):
 
 
 def download(alg: str, model_type: str, models: dict):
-    if alg not in models:  # the next assert is a check too
-        raise ValueError("no models for " + alg)
+    assert alg in models, "no models for " + alg  # the next assert is a check too
     assert model_type in models[alg], "unknown model type"
     return models[alg][model_type]
 

@@ -11,8 +11,7 @@ class Embeddings(torch.nn.Module):
             assert mapping is not None
         assert lengths is not None
         assert word_ids is not None
-        if input_ids is None:
-            raise ValueError("expected input_ids is not None")
+        assert input_ids is not None
         return input_ids
 
 
@@ -20,8 +19,7 @@ class GhostBatchNorm:
     def apply(self, event, state, logger=None):
         assert state.model is not None, "Model must be in state"
         assert state.optimizers is not None
-        if event is None:
-            raise ValueError("an event is required")
+        assert event is not None, "an event is required"
         return state.model
 
 

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import logging
 
 logger = logging.getLogger(__name__)

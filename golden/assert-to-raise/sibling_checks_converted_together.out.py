@@ -14,8 +14,7 @@ def reshape(shape, factor):
         shape = tuple(s * factor for s in shape)
         assert len(shape) == 2
     else:
-        if len(shape) != 2:
-            raise ValueError("a 2-d shape")
+        assert len(shape) == 2, "a 2-d shape"
     return shape
 
 
@@ -23,10 +22,8 @@ class ViT:
     def __init__(self, image_size, patch_size, hidden_dim, heads):
         image_height, image_width = image_size
         patch_height, patch_width = patch_size
-        if not (image_height % patch_height == 0 and image_width % patch_width == 0):
-            raise ValueError("bad patch")
-        if hidden_dim % heads != 0:
-            raise ValueError("Hidden dimension must be divisible by the heads.")
+        assert image_height % patch_height == 0 and image_width % patch_width == 0, "bad patch"
+        assert hidden_dim % heads == 0, "Hidden dimension must be divisible by the heads."
         grid_height, grid_width = image_height // patch_height, image_width // patch_width
         assert grid_height * grid_width > 1, "more than one patch"
         self.hidden_dim = hidden_dim

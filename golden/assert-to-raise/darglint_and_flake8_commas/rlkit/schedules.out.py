@@ -105,5 +105,6 @@ def closing_on_the_text_line(decay):
 
     Args:
         decay: the decay."""
-    assert 0 < decay < 1
+    if not (0 < decay < 1):
+        raise ValueError("expected 0 < decay < 1")
     return decay

@@ -21,10 +21,8 @@ class Head(nn.Module):
 
     def __init__(self, dim, num_classes):
         super().__init__()
-        if not (num_classes > 0):
-            raise ValueError("num_classes must be positive")
+        assert num_classes > 0, "num_classes must be positive"
 
     def forward(self, x, labels=None):
-        if not (labels is None or self.training):
-            raise ValueError("labels are for training")
+        assert labels is None or self.training, "labels are for training"
         return x

@@ -15,24 +15,20 @@ class Block(nn.Module):
     def __init__(self, dim, stride=1, cross_attend=False):
         super().__init__()
         assert stride in (1, 2)
-        if not (dim > 0):
-            raise ValueError("dim must be positive")
+        assert dim > 0, "dim must be positive"
         self.cross_attend = cross_attend
 
     def forward(self, x, context=None):
         assert not (exists(context) ^ self.cross_attend), "context iff cross attending"
-        if x.ndim != 3:
-            raise ValueError("expected (batch, tokens, dim)")
+        assert x.ndim == 3, "expected (batch, tokens, dim)"
         return x
 
     def merge(self, x, keep=True):
-        if not keep:
-            raise ValueError("a flag's value, not whether it was passed")
+        assert keep, "a flag's value, not whether it was passed"
         return x
 
     def select(self, language):
-        if language not in self.languages:
-            raise ValueError("a value the user may have passed on")
+        assert language in self.languages, "a value the user may have passed on"
         return language
 
 
@@ -41,8 +37,7 @@ class Attention(nn.Module):
 
     def __init__(self, dim, heads):
         super().__init__()
-        if dim % heads != 0:
-            raise ValueError("dim must be divisible by heads")
+        assert dim % heads == 0, "dim must be divisible by heads"
 
     def forward(self, x, mask=None):
         assert mask is None or exists(x), "a mask needs an input"
@@ -54,12 +49,10 @@ class Pool(nn.Module):
 
     def __init__(self, dim, mode="mean"):
         super().__init__()
-        if mode not in ("mean", "cls"):
-            raise ValueError('expected mode in ("mean", "cls")')
+        assert mode in ("mean", "cls")
 
     def forward(self, x, keep=None):
-        if not (keep is None or exists(x)):
-            raise ValueError("expected keep is None or exists(x)")
+        assert keep is None or exists(x)
         return x
 
 
@@ -85,8 +78,7 @@ class Demo(nn.Module):
 
     def __init__(self, depth):
         super().__init__()
-        if not (depth > 0):
-            raise ValueError("depth must be positive")
+        assert depth > 0, "depth must be positive"
 
 
 if __name__ == "__main__":

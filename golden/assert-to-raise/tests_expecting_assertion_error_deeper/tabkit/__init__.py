@@ -1,3 +1,4 @@
+from tabkit.config import export_config
 from tabkit.model import TabularModel
 
-__all__ = ["TabularModel"]
+__all__ = ["TabularModel", "export_config"]
