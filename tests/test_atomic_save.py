@@ -409,6 +409,8 @@ def test_example_code_is_judged_below_the_working_folder(
     assert _rewritten_lines(source, str(project / "trainlib" / "train.py")) == [5]
     assert _rewritten_lines(source, str(project / "examples" / "train.py")) == []
     assert _rewritten_lines(source, str(project / "scripts" / "demo_train.py")) == []
+    # a project's own examples folder (fastmri's `fastmri_examples/`, round 27)
+    assert _rewritten_lines(source, str(project / "fastmri_examples" / "train.py")) == []
 
 
 def test_a_destination_some_caller_gives_a_real_path_is_rewritten() -> None:
@@ -670,3 +672,77 @@ def test_names_built_from_each_other_are_read_once_each(monkeypatch: pytest.Monk
     fixed = fix_source(source, path="trainlib/train.py", select=["atomic-save"])
     assert [f.line for f in fixed.findings if f.applies] == [len(lines) + 7]
     assert calls < 20 * len(names)  # 46,367 calls (the 24th Fibonacci number) before
+
+
+# -- what round 27 changed --------------------------------------------------------------
+
+
+def _atomic_safety(root: Path) -> dict[str, str]:
+    """path:line → safety of atomic-save's findings under `root`."""
+    from torchfix.api import check_paths
+
+    result = check_paths([root], select=["atomic-save"], unsafe_fixes=True)
+    assert not result.errors
+    return {f"{f.path.relative_to(root).as_posix()}:{f.line}": f.safety
+            for f in result.findings}
+
+
+def test_a_file_the_caller_chooses_is_an_unsafe_fix(tmp_path: Path) -> None:
+    # pytorch-ie's `save_model_file(model_file)` and torchdrug's `Engine.save(path)`
+    # beside its `load(path)` (round 27): the caller picks the file; a function or a
+    # path naming a checkpoint, or an epoch loop, still says what it is
+    write_files(tmp_path, {
+        "lib/__init__.py": "",
+        "lib/model.py": (
+            "import torch\n\n\n"
+            "class Model(torch.nn.Module):\n"
+            "    def save(self, path):\n"
+            "        torch.save(self.state_dict(), path)\n\n"
+            "    def load(self, path):\n"
+            "        self.load_state_dict(torch.load(path, weights_only=True))\n\n\n"
+            "def save_checkpoint(model, path):\n"
+            "    torch.save(model.state_dict(), path)\n"
+        ),
+    })
+    assert _atomic_safety(tmp_path) == {"lib/model.py:6": "unsafe", "lib/model.py:13": "safe"}
+
+
+def test_a_lone_atomic_save_beside_one_left_in_place_is_unsafe(tmp_path: Path) -> None:
+    # renate's avalanche updater (round 27): the model written in place, then a state file
+    # atomically: the set is as torn as before
+    write_files(tmp_path, {
+        "train.py": (
+            "import torch\n\n\n"
+            "def finish(model, optimizer, folder):\n"
+            "    torch.save(model.state_dict(), f'{folder}/export.bin')\n"
+            "    torch.save(optimizer.state_dict(), f'{folder}/checkpoint.pt')\n"
+        ),
+    })
+    from torchfix.api import check_paths
+
+    result = check_paths([tmp_path], select=["atomic-save"], unsafe_fixes=True)
+    found = {f.line: f for f in result.findings}
+    assert found[5].safety == "unsafe" and found[6].safety == "unsafe"
+    assert "the save at line 5 of this function" in found[6].message
+
+
+def test_a_package_under_a_namespace_folder_imports_the_helper_relatively(
+        tmp_path: Path) -> None:
+    # autogluon.tabular's wheel (round 27): `autogluon/` has no __init__.py and no import
+    # names `autogluon.tabular`, so `from tabular._torchfix_atomic_save import ...` would
+    # not import
+    write_files(tmp_path, {
+        "pyproject.toml": '[tool.torchfix.atomic-save]\nhelper = "module"\n',
+        "autogluon/tabular/__init__.py": "",
+        "autogluon/tabular/models/__init__.py": "",
+        "autogluon/tabular/models/callbacks.py": (
+            "import torch\n\n\n"
+            "def save_checkpoint(model, folder):\n"
+            "    torch.save(model.state_dict(), f'{folder}/checkpoint.pt')\n"
+        ),
+    })
+    result = torchfix("apply", "--jobs", "1", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    text = (tmp_path / "autogluon/tabular/models/callbacks.py").read_text()
+    assert "from .._torchfix_atomic_save import atomic_save\n" in text
+    assert (tmp_path / "autogluon/tabular/_torchfix_atomic_save.py").is_file()

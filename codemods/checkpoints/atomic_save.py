@@ -295,6 +295,9 @@ RESUME_VALUE_WORDS = frozenset(
     {"optimizer", "optimizers", "optim", "scheduler", "schedulers", "scaler", "epoch",
      "epochs", "step", "steps", "iteration", "iterations", "iter"}
 )
+CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a parameter of "
+                        "{function}(), so whether a run resumes from it is up to the "
+                        "caller)")
 UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
                              "neither its path nor the function names one, and this module "
                              "never loads it back)")
@@ -771,9 +774,15 @@ class AtomicSave(Codemod):
         for node, decision, message in decisions:
             if decision is Safety.MANUAL:  # nothing to rewrite: a human decides
                 yield Finding(node, message, Safety.MANUAL)
+        kept_in_place = _kept_in_place(facts.model, decisions)
         decisions = [d for d in decisions if d[1] is not Safety.MANUAL]
         if not decisions:
             return
+        decisions = [
+            (node, Safety.UNSAFE, message + BESIDE_IN_PLACE_REASON.format(line=line))
+            if decision is Safety.SAFE and (line := kept_in_place.get(id(node))) is not None
+            else (node, decision, message)
+            for node, decision, message in decisions]
         reason = (CONVERSION_REASON if is_conversion_script(file)
                   else TOOL_REASON if is_tool_script(file) else None)
         if reason is not None:
@@ -815,6 +824,31 @@ class AtomicSave(Codemod):
             layout = _layout(file, node, plan.name) if per_line[node.lineno] == 1 else None
             yield Finding(node, message, decision, edits=(*creates, *drop),
                           data=Rewrite(plan, facts.import_time_statement(node), layout))
+
+
+BESIDE_IN_PLACE_REASON = (" (the save at line {line} of this function is not made atomic by "
+                          "default: one atomic file beside it leaves the set as torn as "
+                          "before)")
+
+
+def _kept_in_place(model: SemanticModel, decisions: list[tuple[ast.expr, Safety, str]]
+                   ) -> dict[int, int]:
+    """For each safe save (by node id), the line of another save of the same function
+    that a default run leaves writing in place (an unsafe fix, or a report). renate's
+    avalanche updater writes `model.ckpt` in place and then its state file atomically:
+    round 27 called the lone atomic save noise."""
+    others: dict[int, list[int]] = {}
+    for node, decision, _ in decisions:
+        if decision is not Safety.SAFE:
+            function = model.enclosing_function(node)
+            if function is not None:
+                others.setdefault(id(function), []).append(node.lineno)
+    found: dict[int, int] = {}
+    for node, decision, _ in decisions:
+        function = model.enclosing_function(node)
+        if decision is Safety.SAFE and function is not None and id(function) in others:
+            found[id(node)] = min(others[id(function)])
+    return found
 
 
 def _unsafe_for(decisions: list[tuple[ast.expr, Safety, str]], reason: str,
@@ -1071,6 +1105,10 @@ class _Facts:
         derived = self._derived_copy(call)
         if derived is not None:  # last: the file's kind (a CLI, a conversion) says more
             return Safety.UNSAFE, CALL_MESSAGE + DERIVED_REASON.format(function=derived)
+        chosen = self._caller_chosen(destination, call)
+        if chosen is not None and not self._says_checkpoint(destination, call):
+            return Safety.UNSAFE, CALL_MESSAGE + CALLER_CHOSEN_REASON.format(
+                parameter=chosen, function=self.model.function_path(call)[-1])
         return Safety.SAFE, CALL_MESSAGE
 
     def _resumed_from(self, destination: ast.expr, call: ast.Call) -> bool:
@@ -1084,6 +1122,13 @@ class _Facts:
         reviews found atomic saves of everything else (exports, scratch and cache files,
         per-item outputs, one file of a folder written in place) noise more often than
         not: those are unsafe fixes, applied on request."""
+        return self._says_checkpoint(destination, call) or self._loaded_back(destination) \
+            or self._loaded_by_sibling_method(destination, call)
+
+    def _says_checkpoint(self, destination: ast.expr, call: ast.Call) -> bool:
+        """What the code itself says of the file (`_resumed_from` less the loads back):
+        its destination or function names a checkpoint, the saved value holds resume-only
+        state, or the save runs in an epoch or step loop."""
         function = self.model.enclosing_function(call)
         scope = self.model.scope_created_by(function) if function is not None else None
         if self._words_through(destination, scope) & RESUME_WORDS:
@@ -1100,7 +1145,7 @@ class _Facts:
             if isinstance(ancestor, (ast.For, ast.AsyncFor)) and \
                     _words_in(ancestor.target) & RESUME_WORDS:
                 return True  # `for epoch in range(epochs): ... torch.save(...)`
-        return self._loaded_back(destination) or self._loaded_by_sibling_method(destination, call)
+        return False
 
     def _in_run_buffer(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the file is a buffer of one run: the function that saves it loads it
@@ -1502,6 +1547,39 @@ class _Facts:
         (`save_checkpoint`, `CheckpointCallback`)."""
         return any(set(identifier_words(name)) & CHECKPOINT_WORDS
                    for name in self.model.function_path(node))
+
+    def _caller_chosen(self, destination: ast.expr, call: ast.Call) -> str | None:
+        """The parameter of the saving function the destination is made of, directly or
+        through the function's assignments (`save(self, path)`, `os.path.join(save_dir,
+        name)`), where the code says nothing more of the file than that something loads
+        it back (`_says_checkpoint`: `save_checkpoint(model, path)`, or a save of
+        `{"model": ..., "epoch": epoch}` in an epoch loop, writes a checkpoint): the
+        caller picks the file, and whether a run resumes from it is the caller's business.
+        Round 27 read such saves in library APIs as noise (pytorch-ie's `save_model_file`,
+        torchdrug's `Engine.save` beside its `load`, lycoris' `save_weights`), and the
+        same reviewers accepted the saves of trainers into their own run folders."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return None
+        scope = self.model.scope_created_by(function)
+        seen: set[int] = set()
+        pending = [destination]
+        for _ in range(4):
+            following: list[ast.expr] = []
+            for node in pending:
+                for name in (n for n in ast.walk(node) if isinstance(n, ast.Name)):
+                    for binding in self.model.bindings(name):
+                        if binding.scope is not scope or id(binding) in seen:
+                            continue
+                        seen.add(id(binding))
+                        if binding.kind is BindingKind.PARAMETER and \
+                                name.id not in ("self", "cls"):
+                            return name.id
+                        if binding.kind is BindingKind.ASSIGNMENT and \
+                                binding.value is not None:
+                            following.append(binding.value)
+            pending = following
+        return None
 
     def _words_through(self, node: ast.expr, scope: object) -> set[str]:
         """The words of `node` and of what the function assigned the names in it."""
@@ -2494,6 +2572,12 @@ class _Helper:
             prefix = _namespace_prefix(self.file.tree, top, module.source_root)
             if prefix is None and init.is_file() and init != self.file.path:
                 prefix = _namespace_prefix(_parse_or_none(init), top, module.source_root)
+            if prefix is None and not self._bans_relative(level) and \
+                    _under_unknown_namespace(module.source_root, self.file.project.root):
+                # autogluon.tabular's wheel: `autogluon/` has no `__init__.py` and no
+                # import says `autogluon.tabular`, so `from tabular...` would not import
+                # (round 27); a relative import works whatever the package is called.
+                return NewImport(HELPER_MODULE, MODULE_HELPER, level)
             return NewImport(f"{prefix}.{qualified}" if prefix else qualified, MODULE_HELPER)
         return NewImport(HELPER_MODULE, MODULE_HELPER, level)
 
@@ -2568,6 +2652,20 @@ def package_module_name(module: ModuleName, root: Path) -> ModuleName:
     if len(parts) == len(module.name.split(".")):
         return module
     return ModuleName(".".join(parts), module.is_package, folder)
+
+
+# Folders that hold a project's packages without being one (`src/pkg/__init__.py`).
+SOURCE_FOLDERS = frozenset({"src", "lib", "python", "source"})
+
+
+def _under_unknown_namespace(source_root: Path, root: Path) -> bool:
+    """Whether the folder holding the top-level package is a folder below the project root
+    that may be a namespace package (an identifier, no `__init__.py`, not `src/`): then
+    the package's absolute name may start with it, and nothing says."""
+    folder = Path(os.path.abspath(source_root))
+    return (folder != Path(os.path.abspath(root)) and folder.name.isidentifier()
+            and folder.name.lower() not in SOURCE_FOLDERS
+            and not (folder / "__init__.py").is_file())
 
 
 def _namespace_prefix(tree: ast.Module | None, top: str, source_root: Path) -> str | None:

@@ -48,6 +48,10 @@ MODULE_ONLY = frozenset({
 _NUMPY = ("numpy.ndarray", "numpy.array", "numpy.generic")
 _DEPTH = 4
 SINCE = (1, 13)  # torch.load's weights_only
+# weights_only=True loads every built-in scheduler's state from torch 2.4 (pytorch#123775):
+# before, MultiStepLR's Counter and OneCycleLR's bound annealing function were refused
+# (hezar's resume, torch>=2.1, round 27).
+SCHEDULER_STATE_SINCE = (2, 4)
 DEFAULT_SINCE = (2, 6)  # torch.load's weights_only defaults to True
 # Attributes read (not called) on a tensor: any other attribute read on a loaded value is
 # an object's (`ckpt["args"].arch`), which weights_only=True refuses.
@@ -216,6 +220,13 @@ class LoadWeightsOnly(Codemod):
                               "tensors and plain containers only (the default since torch "
                               f"2.6): {entries}, which weights_only=True refuses",
                               Safety.UNSAFE, fix)
+            elif only_weights and floor is not None and floor < SCHEDULER_STATE_SINCE and \
+                    _loads_scheduler_state(model, call):
+                yield Finding(call, "pass weights_only=True to torch.load if the scheduler's "
+                              "state holds tensors and plain containers only: MultiStepLR's "
+                              "milestones (a Counter) and OneCycleLR's annealing function "
+                              "load with weights_only=True from torch 2.4, and the project "
+                              f"supports torch {floor[0]}.{floor[1]}", Safety.UNSAFE, fix)
             elif only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
                               "feeds load_state_dict or tensors", Safety.SAFE, fix)
@@ -767,6 +778,14 @@ def _binding_at(model: SemanticModel, target: ast.Name) -> Binding | None:
     scope = model.scope_of(target)
     return next((b for b in scope.local(target.id)
                  if b.node is target and b.kind is BindingKind.ASSIGNMENT), None)
+
+
+def _loads_scheduler_state(model: SemanticModel, call: ast.Call) -> bool:
+    """`scheduler.load_state_dict(torch.load(...))`: a learning-rate scheduler's state."""
+    parent = model.parent(call)
+    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+            and parent.func.attr == "load_state_dict" and call in parent.args
+            and "sched" in ast.unparse(parent.func.value).lower())
 
 
 def _loads_optimizer_state(model: SemanticModel, call: ast.Call) -> bool:

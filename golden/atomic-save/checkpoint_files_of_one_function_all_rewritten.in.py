@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import torch
 import yaml
 

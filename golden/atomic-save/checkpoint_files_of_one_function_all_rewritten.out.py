@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 import os
 import shutil
 import tempfile

@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 from torch import load, save
 
 
