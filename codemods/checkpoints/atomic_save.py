@@ -311,6 +311,9 @@ RESULT_WORDS = frozenset(
     {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
      "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
 )
+# First words of functions that prepare a dataset (`preprocess`, `prepare_data`,
+# `partition_clients`): what they save is made again from the raw data.
+DATA_PREPARATION_WORDS = frozenset({"preprocess", "prepare", "partition"})
 # First words of functions that write inference outputs (`predict_from_file_to_file`,
 # `embed_audio`, `infer_batch`), and the last words of one writing an output per input
 # file (`pitch_to_file`): a prediction or embedding saved there is made again by running
@@ -1694,7 +1697,22 @@ class _Facts:
         if self._fills_cache(destination, call):
             return True
         return self._once_in_a_script(call) or self._is_inference_output(call) or \
-            self._saves_data(destination, call)
+            self._saves_data(destination, call) or self._prepares_data(call)
+
+    def _prepares_data(self, call: ast.Call) -> bool:
+        """Whether a data-preparation step saves data it built: a function named
+        `preprocess`, `prepare_*` or `partition_*` saving a value that names no training
+        state (`dataset`, `subsets[cid]`; not a `model` or `state_dict()`): fedlab's
+        `preprocess()` writing each client's partition, round 28, is made again from the
+        raw data by running it again, loaded back or not."""
+        function = self.model.enclosing_function(call)
+        if function is None or not call.args or isinstance(call.args[0], ast.Starred):
+            return False
+        words = identifier_words(function.name)
+        if not words or words[0] not in DATA_PREPARATION_WORDS:
+            return False
+        scope = self.model.scope_created_by(function)
+        return not self._words_through(call.args[0], scope) & STATE_WORDS
 
     def _saves_data(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes data made again by running again, not training state:
