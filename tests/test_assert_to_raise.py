@@ -514,3 +514,32 @@ def test_a_distribution_whose_tests_never_name_the_function_is_unsafe(tmp_path, 
     })
     assert found[4][0] == "unsafe" and "no test of the project names Split()" in found[4][1]
     assert found[8][0] == "safe"
+
+
+def test_what_only_a_private_package_gathers_is_not_exported(tmp_path, monkeypatch):
+    # geomloss' `_backends` (round 28): its __init__.py gathers the KeOps shims and
+    # defines `cast()` for the library's own use; the public __init__.py exports neither
+    found = _decisions(tmp_path, monkeypatch, {
+        "pkg/__init__.py": "from pkg.module import Loss\n",
+        "pkg/module.py": """
+            class Loss:
+                def __init__(self, p):
+                    assert p > 0, "p must be positive"
+            """,
+        "pkg/_backends/__init__.py": "from pkg._backends.keops import total\n",
+        "pkg/_backends/keops.py": """
+            def total(x, keepdims=False):
+                assert not keepdims, "keepdims is not supported"
+            """,
+    }, invariants="ignore")
+    assert found[4][0] == "safe"
+    keops = _decisions_in(tmp_path, "pkg/_backends/keops.py")
+    assert keops == {}
+
+
+def _decisions_in(root, name: str) -> dict[int, tuple[str, str]]:
+    from torchfix.api import check_paths
+
+    result = check_paths(["."], select=["assert-to-raise"], config=root / "torchfix.toml")
+    return {f.line: (f.safety, f.message) for f in result.findings
+            if f.path.as_posix().endswith(name)}

@@ -119,27 +119,35 @@ def _literal_or_default(call: dict[str, Any], index: int, parameter: Parameter) 
 
 
 def unexported(project: Project, module: str, name: str) -> bool:
-    """Whether the top-level def or class `name` of the package module `module` is left
-    out of the package's API: no `__init__.py` of the packages above binds it, star-imports
-    its module or binds the module itself (`from . import transforms`), while one of them
-    binds some class of the package (declares what is public; where none does, as in
-    demucs, nothing says). Round 27 read such functions' checks as internal invariants:
-    megablocks' `act_fn` and `gelu`, called only by its own layers with what they built;
-    onnx2pytorch's `Split.set_input_indices`, called by nothing the package ships."""
-    if "." not in module:
-        return False
-    facts = project.module(module)
-    if facts is None or facts.path.endswith("__init__.py"):
+    """Whether the top-level def or class `name` of the package module `module` (a
+    subpackage's `__init__.py` too) is left out of the package's API: no `__init__.py` of
+    the public packages above binds it, star-imports its module or binds the module itself
+    (`from . import transforms`), while one of them binds some class of the package
+    (declares what is public; where none does, as in demucs, nothing says). Round 27
+    read such functions' checks as internal invariants: megablocks' `act_fn` and `gelu`,
+    called only by its own layers with what they built; onnx2pytorch's
+    `Split.set_input_indices`, called by nothing the package ships."""
+    if "." not in module or project.module(module) is None:
         return False
     exported, declares = _exports(project, module, f"{module}.{name}")
     if exported or not declares:
         return False
     parts = module.split(".")
     for length in range(1, len(parts)):
+        if _private(parts[:length]):
+            continue
         package = project.module(".".join(parts[:length]))
         if package is not None and module in package.names.values():
             return False
     return True
+
+
+def _private(parts: list[str]) -> bool:
+    """Whether a package is private by its name or a parent's (`geomloss._backends`): what
+    its `__init__.py` binds is gathered for the library's own use, not exported. A
+    private *module* below a public package (`captum.attr._core`) is no such package: the
+    public `__init__.py` above it still decides."""
+    return any(part.startswith("_") for part in parts)
 
 
 def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]:
@@ -151,7 +159,7 @@ def _exports(project: Project, module: str, qualified: str) -> tuple[bool, bool]
     for length in range(1, len(parts)):
         package = ".".join(parts[:length])
         facts = project.module(package)
-        if facts is None:
+        if facts is None or _private(parts[:length]):
             continue
         declares = declares or bool(facts.classes)
         local = qualified.rsplit(".", 1)[1]
