@@ -289,6 +289,30 @@ def test_calling_a_metric_instance_reaches_its_update(tmp_path: Path) -> None:
     assert "pkg.metric.FlipRate.update" in Project(tmp_path).assertion_reach()
 
 
+def test_a_test_class_helper_method_is_followed(tmp_path: Path) -> None:
+    # joeynmt's test_prediction.py (round 28): `self._translate(n)` runs `predict`
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/search.py": """
+            def predict(n_best, beam_size):
+                assert n_best <= beam_size, "n_best must not exceed beam_size"
+        """,
+        "tests/test_prediction.py": """
+            import unittest
+            from pkg.search import predict
+
+            class TestPrediction(unittest.TestCase):
+                def _translate(self, n_best):
+                    return predict(n_best, 5)
+
+                def test_too_many(self):
+                    with self.assertRaises(AssertionError):
+                        self._translate(10)
+        """,
+    })
+    assert "pkg.search.predict" in Project(tmp_path).assertion_reach()
+
+
 def test_a_python_floor_bounds_the_torch_floor_where_none_is_declared(tmp_path: Path) -> None:
     # medcam (round 27): python_requires=">=3.6" and no torch requirement: its users on
     # Python 3.6 have torch 1.10 at most
