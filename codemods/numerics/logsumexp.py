@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 from ..prefilter import calls_by_name
@@ -63,7 +64,7 @@ class Logsumexp(Codemod):
             if not total.args or any(isinstance(a, ast.Starred) for a in total.args):
                 continue
             x = unary_torch_call(file, total.args[0], "exp")
-            if x is None or holds_call(file, x, ("exp", "logsumexp")) or _max_shifted(x):
+            if x is None or holds_call(file, x, ("exp", "logsumexp")) or _max_shifted(x, model):
                 continue
             keywords = {k.arg: k.value for k in total.keywords}
             if None in keywords or set(keywords) - {"dim", "keepdim"} or len(total.args) > 3:
@@ -104,12 +105,19 @@ def _candidates(tree: ast.Module) -> list[ast.Call]:
     return found
 
 
-def _max_shifted(x: ast.expr) -> bool:
+def _max_shifted(x: ast.expr, model: SemanticModel, depth: int = 0) -> bool:
     """`x - x_max`, `x - x.max()`, `x - torch.max(x, ...)`: the maximum is subtracted
     already, so the sum cannot overflow (retinaface's and pytorch-crf's `log_sum_exp`
-    helpers: rounds 24 and 26 judged the rewrite pointless)."""
+    helpers: rounds 24 and 26 judged the rewrite pointless); also through the locals the
+    function binds them to (cell2location's `m, _ = torch.max(value, dim)`, `value0 =
+    value - m`, then `torch.exp(value0)`: round 28)."""
+    x = _assigned(x, model)
     if not (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)):
         return False
+    if isinstance(x.right, ast.Name):  # any of its bindings a max (`m = m.squeeze(1)` too)
+        return depth < 3 and any(
+            _max_shifted(ast.BinOp(x.left, ast.Sub(), value), model, depth + 1)
+            for value in _bound_values(x.right, model) if value is not x.right)
     subtracted = x.right
     while isinstance(subtracted, ast.Subscript | ast.Attribute) and not (
             isinstance(subtracted, ast.Attribute) and "max" in subtracted.attr.lower()):
@@ -119,3 +127,30 @@ def _max_shifted(x: ast.expr) -> bool:
     name = (subtracted.attr if isinstance(subtracted, ast.Attribute)
             else subtracted.id if isinstance(subtracted, ast.Name) else "")
     return "max" in name.lower()
+
+
+def _assigned(node: ast.expr, model: SemanticModel) -> ast.expr:
+    """The value a local name is bound to where the function binds it once; the node
+    itself otherwise."""
+    values = _bound_values(node, model) if isinstance(node, ast.Name) else []
+    return values[0] if len(values) == 1 else node
+
+
+def _bound_values(name: ast.Name, model: SemanticModel) -> list[ast.expr]:
+    """What each assignment of `name` binds it to (the first name of an unpacking gets the
+    call unpacked: `m, _ = torch.max(v, 1)`, whose values come first); the name itself for
+    a binding of another kind."""
+    values: list[ast.expr] = []
+    for binding in model.bindings(name):
+        target = model.parent(binding.node)
+        statement = binding.statement
+        if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None and \
+                not binding.augmented:
+            values.append(binding.value)
+        elif (binding.kind is not BindingKind.PARAMETER and isinstance(target, ast.Tuple)
+              and target.elts and target.elts[0] is binding.node
+              and isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
+            values.append(statement.value)
+        else:
+            values.append(name)
+    return values
