@@ -368,7 +368,12 @@ def plan_steps(
 ) -> tuple[list[Step], list[SplitProblem]]:
     if squash:
         return squashed(selection.results, outcome.settings, selection.name_of), []
-    return by_codemod(selection.results, outcome.settings, selection.name_of)
+    from torchfix.model.project import Project
+
+    # the run's project, as the combined run read it (the root's torch floor)
+    project = Project(outcome.root, configured_min_torch=outcome.config.min_torch,
+                      codemod_loader=registry.load)
+    return by_codemod(selection.results, outcome.settings, selection.name_of, project)
 
 
 # -- commit messages -----------------------------------------------------------------------

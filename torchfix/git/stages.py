@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchfix.engine.process import process_source
 from torchfix.engine.results import EngineSettings, FileResult
 from torchfix.engine.runner import on_parser_stack
 from torchfix.rewrite.changes import Change
+
+if TYPE_CHECKING:
+    from torchfix.model.project import Project
 
 
 @dataclass(frozen=True)
@@ -84,11 +88,14 @@ def by_codemod(
     results: Sequence[FileResult],
     settings: EngineSettings,
     name_of: Callable[[Path], str],
+    project: Project | None = None,
 ) -> tuple[list[Step], list[SplitProblem]]:
     """One step per codemod that changed something, in the order the codemods run.
 
     A file whose per-codemod run does not end where the combined run ended is left out
-    and reported: the commits must add up to exactly what `torchfix apply` writes.
+    and reported: the commits must add up to exactly what `torchfix apply` writes. The
+    per-codemod runs read the run's `project` (its root's torch floor, its other
+    modules); without one, each file's folder stands for its project.
     """
     edits: dict[str, list[FileEdit]] = {name: [] for name in settings.codemods}
     problems: list[SplitProblem] = []
@@ -108,7 +115,7 @@ def by_codemod(
             edits[used[0]].append(FileEdit(result.path, name, result.source, result.output,
                                            changes))
             continue
-        file_edits, problem = _one_codemod_at_a_time(result, name, used, settings)
+        file_edits, problem = _one_codemod_at_a_time(result, name, used, settings, project)
         if problem is not None:
             problems.append(problem)
             continue
@@ -119,14 +126,15 @@ def by_codemod(
 
 
 def _one_codemod_at_a_time(
-    result: FileResult, name: str, codemods: Sequence[str], settings: EngineSettings
+    result: FileResult, name: str, codemods: Sequence[str], settings: EngineSettings,
+    project: Project | None = None,
 ) -> tuple[list[tuple[str, FileEdit]], SplitProblem | None]:
     assert result.source is not None and result.output is not None
     current = result.source
     found: list[tuple[str, FileEdit]] = []
     for codemod in codemods:
         alone = replace(settings, codemods=(codemod,), produce_output=True)
-        step = on_parser_stack(process_source, current, result.path, alone)
+        step = on_parser_stack(process_source, current, result.path, alone, project)
         if step.error is not None:
             return [], SplitProblem(result.path, f"{codemod}: {step.error.message}")
         if step.output is None:
