@@ -569,9 +569,11 @@ FLOWS = (
     "    def load(self, path):\n"
     "        self.load_state_dict(torch.load(path))\n"
 )
-FLOW_PROJECTS = {
-    "inline": {"flowlib/__init__.py": "", "flowlib/core.py": FLOWS},
-    "module": {"flowlib/__init__.py": "", "flowlib/core.py": FLOWS,
+FLOW_PROJECTS = {  # a declared torch: load-weights-only's fix is safe there
+    "inline": {"requirements.txt": "torch>=2.1\n", "flowlib/__init__.py": "",
+               "flowlib/core.py": FLOWS},
+    "module": {"requirements.txt": "torch>=2.1\n", "flowlib/__init__.py": "",
+               "flowlib/core.py": FLOWS,
                "flowlib/utils.py": FLOWS.replace("class Flow", "class Other")},
 }
 

@@ -235,6 +235,13 @@ class LoadWeightsOnly(Codemod):
                               "milestones (a Counter) and OneCycleLR's annealing function "
                               "load with weights_only=True from torch 2.4, and the project "
                               f"supports torch {floor[0]}.{floor[1]}", Safety.UNSAFE, fix)
+            elif only_weights and floor is None:
+                # realtabformer (round 28) declares no torch, only transformers>=4.46,
+                # which runs on torch 1.11: the keyword would be a TypeError there
+                yield Finding(call, "pass weights_only=True to torch.load: the result only "
+                              "feeds load_state_dict or tensors (the project declares no "
+                              "torch version, and torch.load takes weights_only from 1.13)",
+                              Safety.UNSAFE, fix)
             elif only_weights:
                 yield Finding(call, "pass weights_only=True to torch.load: the result only "
                               "feeds load_state_dict or tensors", Safety.SAFE, fix)
