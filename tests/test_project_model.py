@@ -289,6 +289,20 @@ def test_calling_a_metric_instance_reaches_its_update(tmp_path: Path) -> None:
     assert "pkg.metric.FlipRate.update" in Project(tmp_path).assertion_reach()
 
 
+def test_a_method_of_what_a_call_returns_is_a_callee(tmp_path: Path) -> None:
+    # crypten's test_communicator.py (round 28): `comm.get().set_name(0)`
+    write(tmp_path, {"tests/test_comm.py": """
+        import pytest
+        from pkg import comm
+
+        def test_bad_name():
+            with pytest.raises(AssertionError):
+                comm.get().set_name(0)
+    """})
+    (expectation,) = Project(tmp_path).assertion_expectations()
+    assert expectation.matches("set_name", "Improper name")
+
+
 def test_a_test_class_helper_method_is_followed(tmp_path: Path) -> None:
     # joeynmt's test_prediction.py (round 28): `self._translate(n)` runs `predict`
     write(tmp_path, {

@@ -214,7 +214,8 @@ def _expectations(tree: ast.Module, path: str, handlers_only: bool = False
                 for context in _context_calls(item.context_expr, assigned):
                     expected = _expected_call(context)
                     if expected is not None and isinstance(context, ast.Call):
-                        yield (Expectation(path, node.lineno, _callees(node.body),
+                        yield (Expectation(path, node.lineno,
+                                           _callees(node.body, of_results=True),
                                            expected[1], _other_exceptions(context.args[0])),
                                list(node.body))
                         found = True
@@ -388,7 +389,8 @@ def _names_assertion_error(expr: ast.expr) -> bool:
     return bool(name) and name[-1] == "AssertionError"
 
 
-def _callees(body: list[ast.stmt] | list[ast.expr], called_only: bool = True) -> frozenset[str]:
+def _callees(body: list[ast.stmt] | list[ast.expr], called_only: bool = True,
+             of_results: bool = False) -> frozenset[str]:
     names: set[str] = set()
     for statement in body:
         for node in ast.walk(statement):
@@ -398,6 +400,10 @@ def _callees(body: list[ast.stmt] | list[ast.expr], called_only: bool = True) ->
             name = dotted(target) if target is not None else []
             if name:
                 names.add(name[-1])
+            elif of_results and isinstance(target, ast.Attribute):
+                # a method of what a call returns: crypten's `comm.get().set_name(x)`
+                # under `assertRaises(AssertionError)` (round 28)
+                names.add(target.attr)
     return frozenset(names)
 
 
