@@ -435,7 +435,7 @@ def _with_entries(found: tuple[Expectation, list[ast.AST]],
             for node in ast.walk(statement):
                 if not isinstance(node, ast.Call) or len(entries) >= _MAX_ENTRIES:
                     continue
-                helper = _test_helper(model, node.func)
+                helper = _test_helper(model, node.func, methods=not expectation.handler)
                 if helper is not None:  # a function of the test file: its calls count
                     if helper.name not in seen and depth < _HELPER_DEPTH:
                         seen.add(helper.name)
@@ -451,12 +451,14 @@ def _with_entries(found: tuple[Expectation, list[ast.AST]],
                        expectation.handler)
 
 
-def _test_helper(model: SemanticModel,
-                 func: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The module-level def of the test file a call calls by its name, or the method of
-    the test class a `self.helper(...)` call calls (joeynmt's `self._translate(n_best)`
-    under `assertRaises(AssertionError)`, which runs the project's `predict`: round 28)."""
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+def _test_helper(model: SemanticModel, func: ast.expr, methods: bool = True
+                 ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The module-level def of the test file a call calls by its name, or with `methods`
+    the method of the test class a `self.helper(...)` call calls (joeynmt's
+    `self._translate(n_best)` under `assertRaises(AssertionError)`, which runs the
+    project's `predict`: round 28). The project's own handlers follow `self.method()`
+    through the project model instead, which names each call of the chain."""
+    if methods and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
             func.value.id == "self":
         cls = model.enclosing_class(func)
         return next((node for node in (cls.body if cls is not None else [])
