@@ -276,8 +276,9 @@ def test_commits_carry_the_new_file(tmp_path: Path) -> None:
 
 def test_verify_runs_with_the_new_file_and_removes_it_after(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", PACKAGE)
-    # Importing the rewritten module needs the new helper module (and torch).
-    check = f"{sys.executable} -c 'import trainlib.checkpoints, trainlib.rl.agent'"
+    # Importing the rewritten module needs the new helper module (and torch); -B keeps
+    # the check from leaving __pycache__ folders in a repository with no .gitignore.
+    check = f"{sys.executable} -B -c 'import trainlib.checkpoints, trainlib.rl.agent'"
     result = torchfix("apply", "--commit", "--verify", check, ".", cwd=repo)
     assert result.exit_code == 0, result.stderr
     assert "verify" in result.stderr and "passed" in result.stderr
