@@ -217,6 +217,14 @@ def _plain_table(rows: Sequence[tuple[str, str, str, str]]) -> list[str]:
 
 
 def print_colored_diff(console: Console, diff: bytes, encoding: str) -> None:
+    buffer = None if console.is_terminal else getattr(console.file, "buffer", None)
+    if buffer is not None:
+        # Piped or saved to a file: the diff's own bytes, carriage returns and encoding
+        # included, so a saved preview applies with `patch` as `torchfix diff`'s does.
+        console.file.flush()
+        buffer.write(diff)
+        buffer.flush()
+        return
     from rich.text import Text
 
     for line in diff.decode(_display_encoding(encoding), errors="replace").splitlines():
