@@ -52,6 +52,7 @@ class CliResult:
     exit_code: int
     stdout: str
     stderr: str
+    stdout_bytes: bytes = b""
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         result = CliRunner().invoke(app, list(args))
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
-        return CliResult(result.exit_code, result.stdout, result.stderr)
+        return CliResult(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
 
     return run
 

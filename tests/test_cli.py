@@ -71,17 +71,12 @@ def test_dry_run_shows_a_diff_and_writes_nothing(tmp_path, cli):
     assert "1 would change" in result.stderr
 
 
-def test_a_saved_dry_run_preview_applies_to_a_crlf_file(tmp_path, monkeypatch):
+def test_a_saved_dry_run_preview_applies_to_a_crlf_file(tmp_path, cli):
     # round 29: previews saved to a file lost CRLF files' carriage returns, so `patch`
     # rejected them; redirected, the preview is the patch's own bytes
-    from typer.testing import CliRunner
-
-    from torchfix.cli import app
-
-    monkeypatch.chdir(tmp_path)
     target = tmp_path / "train.py"
     target.write_bytes(NEEDS_FIX.replace("\n", "\r\n").encode())
-    preview = CliRunner().invoke(app, ["apply", "--dry-run", "."])
+    preview = cli("apply", "--dry-run", ".")
     assert preview.exit_code == 0
     assert b"+    model.load_state_dict(ckpt, strict=True)\r\n" in preview.stdout_bytes
     applied = subprocess.run(["git", "apply", "-"], cwd=tmp_path, input=preview.stdout_bytes,

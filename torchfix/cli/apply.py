@@ -108,7 +108,7 @@ def apply(
         usage_error("choose one of --record-dir and --no-record")
     from torchfix.git.diffs import patch_path, unified_diff
     from torchfix.git.record import prune_runs
-    from torchfix.output.report import finding_line, print_colored_diff, shown_path
+    from torchfix.output.report import finding_line, print_diff, shown_path
 
     output_format = _apply_format(output_format)
     options = replace(
@@ -136,7 +136,7 @@ def apply(
                 old, new = result.rewrite() or (b"", b"")
                 diff = unified_diff(old, new, patch_path(result.path, outcome.root),
                                     created=result.created_by is not None)
-                print_colored_diff(stdout(), diff, result.encoding)
+                print_diff(stdout(), diff, result.encoding)
         finish(outcome, problems, output_format, quiet, "would change", failed=False)
     rewrites = _inside_root(rewrites, outcome.root, problems)
     planned: list[tuple[FileResult, PlannedFile | None]] = [(r, None) for r in rewrites]

@@ -216,7 +216,8 @@ def _plain_table(rows: Sequence[tuple[str, str, str, str]]) -> list[str]:
             for row in table]
 
 
-def print_colored_diff(console: Console, diff: bytes, encoding: str) -> None:
+def print_diff(console: Console, diff: bytes, encoding: str) -> None:
+    """The diff of `apply --dry-run`: coloured on a terminal, the bytes themselves else."""
     buffer = None if console.is_terminal else getattr(console.file, "buffer", None)
     if buffer is not None:
         # Piped or saved to a file: the diff's own bytes, carriage returns and encoding
