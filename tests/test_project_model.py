@@ -13,7 +13,12 @@ import pytest
 from torchfix.model.module_names import module_name_for
 from torchfix.model.project import ABSENT, Project
 from torchfix.model.python_floor import find_python_floor
-from torchfix.model.torch_floor import find_torch_floor, parse_floor, requirement_floor
+from torchfix.model.torch_floor import (
+    find_dependencies_without_torch,
+    find_torch_floor,
+    parse_floor,
+    requirement_floor,
+)
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -663,6 +668,9 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     # hear21passt 0.0.26: a pinned install command
     ("pip3 install torch==1.8.1+cu111  torchaudio==0.8.1 -f https://download.pytorch.org\n",
      (1, 8)),
+    # tevatron 0.1.0 (round 29): a pin in a list of tested versions
+    ("> Note: The current code base has been tested with, `torch==1.10.1`, "
+     "`faiss-cpu==1.7.2`\n", (1, 10)),
     ("This model runs fast on a GPU.\n", None),
     # fairseq 0.12.2's README: a linked name and "version >=" (round 19)
     ("# Requirements\n* [PyTorch](http://pytorch.org/) version >= 1.5.0\n", (1, 5)),
@@ -797,3 +805,26 @@ def test_a_project_fact_reads_the_module_being_decided_without_parsing_it_again(
     project2.decide_module("pkg.layers", lambda: None, text + "# edited\n", facts_of_text)
     project2._current = None
     assert project2.module("pkg.layers") is not None and len(asked) == 1
+
+
+@pytest.mark.parametrize("files, listed", [
+    # tape-proteins 0.5 (round 29): setup.py reads requirements.txt; the sdist's egg-info
+    # holds what it read, and no torch
+    ({"tape.egg-info/requires.txt": "tqdm\nscipy\nboto3\n"}, "tape.egg-info/requires.txt"),
+    # tevatron 0.1.0: transformers and datasets only (transformers runs on torch 1.x)
+    ({"setup.py": 'setup(install_requires=["transformers>=4.10.0", "datasets>=1.1.3"])\n'},
+     "setup.py"),
+    ({"requirements.txt": "numpy\ntorch\n"}, None),  # torch, if without a version
+    ({"requirements.txt": "numpy\ntorchvision>=0.15\n"}, None),  # implies a torch
+    ({"requirements.txt": "# pinned in CI\n-r base.txt\n"}, None),  # no package named
+    ({"environment.yml": "dependencies:\n  - python=3.10\n  - pip\n"}, None),
+    ({}, None),  # nothing lists dependencies: a loose repository of scripts
+    # a README's promise is not a dependency list
+    ({"README.md": "Tested with PyTorch 2.3.\n", "setup.py": "setup(install_requires=['numpy'])\n"},
+     "setup.py"),
+])
+def test_dependencies_that_name_no_torch(tmp_path, files, listed):
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert find_dependencies_without_torch(tmp_path) == listed

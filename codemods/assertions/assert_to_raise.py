@@ -231,6 +231,12 @@ MATCHED_WORDS = 3
 DEBUGGING_COMMENT = re.compile(
     r"#.*(?:\bremove (?:these|this|the) asserts?\b|\bdebug(?:ging)? asserts?\b"
     r"|\btemporary asserts?\b)", re.IGNORECASE)
+# A comment saying the case cannot arise: bio-embeddings' "Since the files are not user
+# provided, this must never happen" above its asserts (round 29).
+NEVER_HAPPENS_COMMENT = re.compile(
+    r"#.*(?:\b(?:must|should|can|will)(?: ?not|n't)? never happen\b"
+    r"|\b(?:must|should|can|will)(?: ?not|n't) happen\b|\bcannot happen\b|\bimpossible\b"
+    r"|\bnot user[- ]provided\b|\binvariant\b)", re.IGNORECASE)
 TYPE_CHECKER_COMMENT = re.compile(
     r"#.*(?:\btype[- ]?check|\bmypy\b|\bpyright\b|\bpyre\b|\bnarrow|\btyping\b"
     r"|\btype[- ]?hint)",
@@ -649,6 +655,13 @@ class _Decider:
             return Decision(Verdict.REPORT, "ValueError", node, reason=(
                 "asserts a non-empty string, which is true: the check never fails; "
                 "`raise ValueError(...)` with that message was meant"))
+        if isinstance(node.test, (ast.ListComp, ast.List)):
+            # tntorch's `assert [t.dim() == 3 for t in ts]`, slideflow's `assert([y in (0,
+            # 1) for y in y_true])` (round 29): a list is true unless empty, whatever its
+            # items; a raise would keep the check that never runs
+            return Decision(Verdict.REPORT, "ValueError", node, reason=(
+                "asserts a list, which is true unless it is empty: the check never fails "
+                "on its items; `all(...)` was probably meant"))
         if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
             # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
             # meant to be compared was split at its comma into a test and a message
@@ -1298,6 +1311,9 @@ class _Decider:
         if self._type_checker_comment(node):
             yield ("a comment says the assert is there for the type checker: it narrows a "
                    "type, not a check of input"), True
+        if any(NEVER_HAPPENS_COMMENT.search(line) for line in self._comment_lines(node)):
+            yield ("a comment says the case cannot happen: an internal invariant, not a "
+                   "check of input"), True
         subject, check = narrowed, form
         if (subject is None and node.msg is None and isinstance(node.test, ast.UnaryOp)
                 and isinstance(node.test.op, ast.Not)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 from collections import Counter
@@ -298,9 +299,11 @@ RESUME_VALUE_WORDS = frozenset(
 CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a parameter of "
                         "{function}(), so whether a run resumes from it is up to the "
                         "caller)")
+# "no load of it is seen", not "never loads it back": round 29's reviewers found the file
+# loaded through a folder joined with another name (bmtrain, deepod, slideflow).
 UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
-                             "neither its path nor the function names one, and this module "
-                             "never loads it back)")
+                             "neither its path nor the function names one, and no load of it "
+                             "is seen in this module)")
 # Words that name a checkpoint: a function `dump_checkpoint` writes one all the same.
 CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
@@ -427,6 +430,17 @@ FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensor
                           "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
                           "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
+# genrl (round 29) numbers its runs by parsing the name of the newest entry of the folder
+# it saves into: the hidden temporary folder a crash mid-save leaves there would be newest.
+LISTED_FOLDER_REASON = (" (the code beside it lists a folder's entries, line {line}: where "
+                        "that is the folder saved into, a temporary folder a crash "
+                        "mid-save leaves there is listed too)")
+# Calls that list a folder's entries: by qualified name, and Path's methods by name.
+FOLDER_LISTINGS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
+PATH_LISTINGS = frozenset({"iterdir", "glob", "rglob"})
+# A file name with an extension, alone or after a separator ("model_params.pt", "/best.pth").
+_FILE_NAME = re.compile(r"[/\\]?[\w.-]*\w\.(?:pt|pth|ckpt|bin|tar|pkl|safetensors|model)")
+_EXTENSION = re.compile(r"\.(?:pt|pth|ckpt|bin|tar|pkl|safetensors|model)$")
 # The oldest Python the helper runs on (f-strings, os.fspath, os.PathLike), and why a save
 # is only reported in a project that still supports an older one (torchbearer, round 21).
 HELPER_PYTHON = (3, 6)
@@ -878,6 +892,37 @@ def _without_weak_reason(message: str) -> str:
     return message
 
 
+def _same_pattern(removed: ast.expr, destination: ast.expr) -> bool:
+    """Whether a removed path is written like the destination but for the f-string's
+    fields: clip-benchmark (round 29) saves `f"features{save_str}_cache_{num_cached}.pt"`
+    in a loop and removes `f"features{save_str}_cache_{k}.pt"` for every k at the end."""
+    pieces = _text_pieces(destination)
+    return len(pieces) > 1 and any(_EXTENSION.search(piece) for piece in pieces) \
+        and pieces == _text_pieces(removed) \
+        and _shape(removed) == _shape(destination)
+
+
+def _text_pieces(node: ast.expr) -> list[str]:
+    """The string constants written in `node`, in order (an f-string's literal parts)."""
+    return [inner.value for inner in ast.walk(node)
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str)]
+
+
+def _shape(node: ast.expr) -> str:
+    """`node` with the values of its f-strings' fields left out."""
+    def strip(inner: ast.AST) -> ast.AST:
+        if isinstance(inner, ast.FormattedValue):
+            return ast.Constant(value=None)
+        for field_name, value in ast.iter_fields(inner):
+            if isinstance(value, ast.AST):
+                setattr(inner, field_name, strip(value))
+            elif isinstance(value, list):
+                setattr(inner, field_name, [strip(item) if isinstance(item, ast.AST) else item
+                                            for item in value])
+        return inner
+    return ast.dump(strip(copy.deepcopy(node)))
+
+
 def _is_default(node: ast.expr, parent: ast.AST | None) -> bool:
     """Whether `node` is the default value of a parameter of `parent` (a def or lambda,
     which the semantic model makes the parent of its defaults)."""
@@ -1089,6 +1134,9 @@ class _Facts:
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
+        listing = self._folder_listing_beside(call)
+        if listing is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + LISTED_FOLDER_REASON.format(line=listing.lineno)
         sibling = self._fresh_folder_sibling(destination, call)
         if sibling is not None:
             return Safety.MANUAL, FRESH_FOLDER_MESSAGE.format(
@@ -1367,7 +1415,8 @@ class _Facts:
                 continue
             removed, folder = self._removed(other)
             if removed is not None and (ast.dump(removed) == target or (
-                    folder and isinstance(removed, ast.Name) and removed.id in names)):
+                    folder and isinstance(removed, ast.Name) and removed.id in names)
+                    or _same_pattern(removed, destination)):
                 return True
         return False
 
@@ -1804,7 +1853,52 @@ class _Facts:
             if ast.dump(argument) == target or names & {
                     _identifier(n) for n in ast.walk(argument)}:
                 return True
+            if self._same_file(destination, argument):
+                return True
         return False
+
+    def _same_file(self, saved: ast.expr, loaded: ast.expr) -> bool:
+        """Whether a save and a load name one file by its file name and its folder: a save
+        to `os.path.join(dir_path, "model_params.pt")` and a load of `model_path =
+        os.path.join(dir_path, "model_params.pt")` (scarches' save and _load_params, whose
+        reports said the module never loads it back, round 29); not a conversion that
+        reads `input_dir` and writes `output_dir` under the same file name."""
+        saved_names, saved_roots = self._path_parts(saved)
+        if not saved_names:
+            return False
+        loaded_names, loaded_roots = self._path_parts(loaded)
+        return bool(saved_names & loaded_names) and saved_roots == loaded_roots
+
+    def _path_parts(self, node: ast.expr, hops: int = 3) -> tuple[set[str], set[str]]:
+        """(the file names written in `node`, `"model_params.pt"`, and the names it is
+        built from that are not assigned here, `dir_path`, `self.folder`), through the
+        values its names are assigned, `hops` assignments deep."""
+        names: set[str] = set()
+        roots: set[str] = set()
+        pending: list[ast.AST] = [node]
+        while pending:
+            inner = pending.pop()
+            if isinstance(inner, ast.Constant):
+                if isinstance(inner.value, str) and _FILE_NAME.fullmatch(inner.value):
+                    names.add(inner.value.lstrip("/\\"))
+            elif isinstance(inner, ast.Call):  # what it is called with, not what it calls
+                pending += [*inner.args, *(keyword.value for keyword in inner.keywords)]
+            elif isinstance(inner, ast.Attribute):
+                roots.add(ast.unparse(inner))
+            elif isinstance(inner, ast.Name):
+                values = [binding.value for binding in self.model.bindings(inner)
+                          if binding.kind is BindingKind.ASSIGNMENT
+                          and binding.value is not None]
+                if values and hops > 0:
+                    for value in values:
+                        more_names, more_roots = self._path_parts(value, hops - 1)
+                        names |= more_names
+                        roots |= more_roots
+                else:
+                    roots.add(inner.id)
+            else:
+                pending += list(ast.iter_child_nodes(inner))
+        return names, roots
 
     def _part_of_a_checkpoint(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether another torch.save of the same function, running with this one, writes
@@ -2296,6 +2390,26 @@ class _Facts:
                 return index == other_index
             return other_field != field_name or not _leaves(block[index + 1:other_index])
         return True
+
+    def _folder_listing_beside(self, call: ast.Call) -> ast.Call | None:
+        """The first call listing a folder's entries (`os.scandir(path)`, `glob.glob`,
+        `Path.iterdir`) in the function that saves, or in another method of its class:
+        code that picks the newest entry, or numbers runs by the entries it finds, would
+        find a crashed save's temporary folder among them."""
+        scopes = [node for node in self.model.ancestors(call)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        if not scopes:
+            return None
+        classes = [node for node in scopes if isinstance(node, ast.ClassDef)]
+        searched = classes[0] if classes else scopes[0]
+        for node in ast.walk(searched):
+            if not isinstance(node, ast.Call):
+                continue
+            if self.model.qualified_name(node.func) in FOLDER_LISTINGS or (
+                    isinstance(node.func, ast.Attribute) and node.func.attr in PATH_LISTINGS
+                    and not node.args[1:] and _dotted(node.func.value) not in ("glob",)):
+                return node
+        return None
 
     def _is_timed(self, call: ast.Call) -> bool:
         """Whether the statement of the call sits between two statements reading a clock."""

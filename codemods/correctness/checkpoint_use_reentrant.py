@@ -105,6 +105,9 @@ class CheckpointUseReentrant(Codemod):
                               f"and the project supports torch {floor[0]}.{floor[1]})",
                               Safety.MANUAL)
                 continue
+            # tape-proteins (round 29) lists no torch among its dependencies; its
+            # repository pins torch 1.1.0, where the keyword is a TypeError
+            unlisted = file.undeclared_floor(SINCE, "use_reentrant") if floor is None else None
             other = sorted(keywords - REENTRANT_KEYWORDS - {"segments"})
             if other and value:
                 yield Finding(call, f"`{other[0]}=` only works with use_reentrant=False: "
@@ -112,8 +115,10 @@ class CheckpointUseReentrant(Codemod):
                 continue
             if value:
                 yield Finding(call, "pass use_reentrant=True: what the call does today, "
-                              "without the warning (False is recommended, after testing)",
-                              Safety.SAFE, (appended_keyword(file, call, "use_reentrant", "True"),))
+                              "without the warning (False is recommended, after testing)"
+                              + (f"; unsafe: {unlisted}" if unlisted else ""),
+                              Safety.UNSAFE if unlisted else Safety.SAFE,
+                              (appended_keyword(file, call, "use_reentrant", "True"),))
             else:
                 yield Finding(call, "pass use_reentrant=False: gradients now also reach "
                               "parameters when no input requires grad; test the change",

@@ -7,6 +7,7 @@ import io
 import math
 import struct
 import tokenize
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1145,7 +1146,11 @@ class _Decisions:
             key = (type(value).__name__, repr(value))
             groups.setdefault(key, []).append(
                 _LiteralUse(key, value, site.operand, self.file.source(final)))
-        repeated = [uses for uses in groups.values() if len(uses) >= minimum]
+        written = _written_counts(self.file) if groups else Counter()
+        # torch-struct (round 29): -1e5 is a semiring's zero, filled by `fill_` calls beside
+        # the masked fills; a constant named for masks would split one value in two.
+        repeated = [uses for key, uses in groups.items()
+                    if len(uses) >= minimum and written[key] <= len(uses)]
         taken = _identifiers(self.file.tree, self.model) if repeated else set()
         order = 0
         for uses in repeated:
@@ -1288,6 +1293,22 @@ def _is_large_literal(node: ast.expr) -> bool:
         and math.isfinite(node.value)
         and abs(node.value) >= HOIST_MIN_MAGNITUDE
     )
+
+
+def _written_counts(file: FileContext) -> Counter[tuple[str, str]]:
+    """How often each int or float is written out in the module (`-1e5` once, not also
+    as the `1e5` inside it), keyed like the hoisted groups."""
+    counts: Counter[tuple[str, str]] = Counter()
+    signed: set[int] = set()
+    for unary in nodes_of(file.tree, ast.UnaryOp):
+        value = _written_out(file, unary)
+        if value is not None:
+            signed.add(id(unary.operand))
+            counts[(type(value).__name__, repr(value))] += 1
+    for constant in nodes_of(file.tree, ast.Constant):
+        if id(constant) not in signed and type(constant.value) in (int, float):
+            counts[(type(constant.value).__name__, repr(constant.value))] += 1
+    return counts
 
 
 def _written_out(file: FileContext, node: ast.expr) -> int | float | None:

@@ -38,6 +38,9 @@ class ImportSettings:
 
     force_sort_within_sections: bool = False
     force_single_line: bool = False
+    # isort's `from_first` (ruff's `from-first`): `from x import y` before `import x` in
+    # each section (instructlab-training, round 29)
+    from_first: bool = False
     known_first_party: tuple[str, ...] = ()
     known_third_party: tuple[str, ...] = ()
     length_sort: bool = False  # every import by the length of its module name first
@@ -66,6 +69,7 @@ def find_import_settings(root: Path) -> ImportSettings:
                                          profile in _SORT_WITHIN_PROFILES),
         force_single_line=_flag(table.get("force-single-line"),
                                 profile in _SINGLE_LINE_PROFILES),
+        from_first=_flag(table.get("from-first"), False),
         known_first_party=_names(table.get("known-first-party")),
         known_third_party=_names(table.get("known-third-party")),
         length_sort=_flag(table.get("length-sort"), False),

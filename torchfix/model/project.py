@@ -75,6 +75,8 @@ class Project:
     _python_floor: PythonFloor | None = field(default=None, repr=False)
     _python_floor_read: bool = False
     _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
+    _torchless: str | None = field(default=None, repr=False)
+    _torchless_read: bool = False
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
     _reach: dict[str, tuple[Reached, ...]] | None = field(default=None, repr=False)
@@ -363,6 +365,18 @@ class Project:
         self._note("project:python-floor", repr(floor.version) if floor else ABSENT)
         return floor
 
+    def dependencies_without_torch(self) -> str | None:
+        """The file listing the project's dependencies where none of them is torch (nor
+        torchvision or torchaudio): nothing then says which torch it runs. None where
+        torch is listed or no file lists dependencies."""
+        if not self._torchless_read:
+            from torchfix.model.torch_floor import find_dependencies_without_torch
+
+            self._torchless = find_dependencies_without_torch(self.root)
+            self._torchless_read = True
+        self._note("project:dependencies-without-torch", self._torchless or ABSENT)
+        return self._torchless
+
     def package_floor(self, package: str) -> TorchFloor | None:
         """The oldest version of `package` (`torchvision`) the project declares."""
         if package not in self._package_floors:
@@ -646,6 +660,7 @@ class Project:
         self._digests.clear()
         self._floor_read = False
         self._python_floor_read = False
+        self._torchless_read = False
         self._package_floors.clear()
         self._expectations = None
         self._reach = None

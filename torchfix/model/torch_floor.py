@@ -59,11 +59,11 @@ _MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 # "We developed AdverTorch under Python 3.6 and PyTorch 1.0.0 & 0.4.1" (advertorch, round
 # 25), "tested with PyTorch 1.8.1": the versions the code was made on, the oldest of a
 # list its floor; and a pinned install command, `pip3 install torch==1.8.1+cu111`
-# (hear21passt, round 25).
+# (hear21passt, round 25); "tested with, `torch==1.10.1`" (tevatron, round 29).
 _README_MADE_ON = re.compile(
     r"\b(?:developed|tested|built|written|verified|works|working|runs?)\b"
     r"(?:[^.\n]|\.(?=\d)){0,60}?"
-    r"\b(?:py)?torch\s*(?:version\s*)?v?(?P<versions>\d+\.\d+(?:\.\d+)?"
+    r"\b(?:py)?torch\s*(?:version\s*)?(?:==?\s*)?v?(?P<versions>\d+\.\d+(?:\.\d+)?"
     r"(?:\s*(?:&|and|,|/|or)\s*v?\d+\.\d+(?:\.\d+)?)*)"
     r"|\b(?:pip3?|conda)\s+install\b[^\n]*?\b(?:py)?torch\s*={1,2}\s*(?P<pinned>\d+\.\d+)",
     re.IGNORECASE,
@@ -191,8 +191,40 @@ def find_package_floor(root: Path, package: str) -> TorchFloor | None:
     return min(found, key=lambda floor: floor.version) if found else None
 
 
+# A requirement line names a package (`tqdm`, `numpy>=1.20`); comments, blank lines and
+# pip options (`-r base.txt`, `--extra-index-url`) do not.
+_REQUIREMENT = re.compile(r"^[A-Za-z0-9]")
+# Packages whose presence says which torch a project runs (their floors imply one).
+_TORCH_PACKAGES = re.compile(r"^\s*(?:py)?torch(?:vision|audio)?(?![\w.-])", re.IGNORECASE)
+
+
+def find_dependencies_without_torch(root: Path) -> str | None:
+    """The file that lists the project's dependencies where none of them is torch (nor
+    torchvision or torchaudio); None where one is, or where no file lists any.
+
+    Such a project gets torch through a dependency (`transformers>=4.10.0`, which runs on
+    torch 1.x) or from its users, so nothing says which torch it runs: tevatron (round 29)
+    lists transformers and datasets only and was tested on torch 1.10.1; tape-proteins
+    lists tqdm, scipy and boto3, and its repository pins torch 1.1.0."""
+    first: str | None = None
+    for source, requirement in _declared_requirements(root):
+        if _TORCH_PACKAGES.match(requirement):
+            return None
+        if first is None and _REQUIREMENT.match(requirement) \
+                and not requirement.lower().startswith(("python", "pip")):
+            first = source
+    return first
+
+
 def _requirements(root: Path) -> Iterator[tuple[str, str]]:
-    """(file, requirement string) for every dependency the project's metadata declares."""
+    """(file, requirement string) for every dependency the project's metadata declares,
+    and the torch floors its README promises."""
+    yield from _declared_requirements(root)
+    yield from _readme_requirements(root)
+
+
+def _declared_requirements(root: Path) -> Iterator[tuple[str, str]]:
+    """(file, requirement string) for every dependency the project's metadata files list."""
     yield from _pyproject(root / "pyproject.toml")
     yield from _setup_cfg(root / "setup.cfg")
     yield from _setup_py(root / "setup.py")
@@ -217,6 +249,17 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
             if line.strip().startswith("["):
                 break
             yield relative_to(path, root), line.strip()
+    conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
+    for path in conda_files:
+        for line in read_text(path).splitlines():
+            item = line.strip()
+            if item.startswith("- "):
+                yield relative_to(path, root), item[2:].strip().strip("'\"")
+
+
+def _readme_requirements(root: Path) -> Iterator[tuple[str, str]]:
+    """A `torch>=X.Y` requirement for each torch floor the project's README promises."""
+    metadata = [root / "PKG-INFO", *sorted(root.glob("*.dist-info/METADATA"))]
     # What the README promises ("works with **PyTorch 1.8+**"), where no file pins it.
     # An unpacked wheel's or sdist's README is the body of its metadata (adapters 1.3.0:
     # "supports **Python 3.9+** and **PyTorch 2.0+**" in its METADATA, no README file).
@@ -235,12 +278,6 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
             listed = match.group("versions") or match.group("pinned")
             oldest = min((int(major), int(minor)) for major, minor in _VERSION.findall(listed))
             yield relative_to(path, root), f"torch>={oldest[0]}.{oldest[1]}"
-    conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
-    for path in conda_files:
-        for line in read_text(path).splitlines():
-            item = line.strip()
-            if item.startswith("- "):
-                yield relative_to(path, root), item[2:].strip().strip("'\"")
 
 
 def read_text(path: Path) -> str:
@@ -313,7 +350,7 @@ def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
 
 def _setup_py(path: Path) -> Iterator[tuple[str, str]]:
     text = read_text(path)
-    if "torch" not in text:
+    if "_require" not in text:  # neither install_requires nor extras_require
         return
     try:
         tree = ast.parse(text)

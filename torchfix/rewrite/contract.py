@@ -34,6 +34,10 @@ from torchfix.rewrite.changes import applies as applies
 # whose replacement is newer is unsafe there (round 9: `torch.amp.GradScaler("cuda")`, torch
 # 2.3, offered as safe to a project that pins nothing was judged wrong by its reviewer).
 UNDECLARED_FLOOR = (2, 0)
+# What a project whose dependency files list no torch at all is taken to run: any torch.
+# It gets torch through a dependency (tevatron's `transformers>=4.10.0`, round 29, tested
+# on torch 1.10.1) or from its users (tape-proteins, whose repository pins torch 1.1.0).
+NO_TORCH_LISTED_FLOOR = (1, 0)
 
 if TYPE_CHECKING:
     from torchfix.model.module_names import ModuleName
@@ -273,14 +277,21 @@ class FileContext:
         return self.project.min_torch()
 
     def undeclared_floor(self, since: tuple[int, int], what: str) -> str | None:
-        """Why a fix whose replacement needs torch `since` is unsafe here: the project
-        declares no torch version (nor a `min-torch`) and `since` is newer than
+        """Why a fix whose replacement needs torch `since` is unsafe here, where the
+        project declares no torch version (nor a `min-torch`): its dependency files list
+        no torch at all (it may run any torch, 1.x included) and `since` is newer than
+        torch 1.0, or they list torch without a version and `since` is newer than
         UNDECLARED_FLOOR. None where the project says what it supports (the codemod then
-        compares with that) or where `since` is old enough for any torch 2 release."""
-        if since <= UNDECLARED_FLOOR or self.min_torch() is not None:
+        compares with that) or where `since` is old enough."""
+        if self.min_torch() is not None:
             return None
-        return (f"{what} needs torch >= {since[0]}.{since[1]}, and the project declares no "
-                "torch version")
+        needs = f"{what} needs torch >= {since[0]}.{since[1]}"
+        listed = self.project.dependencies_without_torch()
+        if listed is not None and since > NO_TORCH_LISTED_FLOOR:
+            return f"{needs}, and the project's dependencies ({listed}) do not name torch"
+        if since <= UNDECLARED_FLOOR:
+            return None
+        return f"{needs}, and the project declares no torch version"
 
 
 def physical_lines(text: str) -> list[str]:

@@ -6,7 +6,8 @@ section of the file's first import block (future, standard library, third party,
 party, local), in sorted order; a section the block lacks becomes a new group in its
 place, set off by one blank line. The order is ruff's: by default plain `import x`
 before `from x import y`, then by module name (case-insensitively, numbers in natural
-order); with `force-sort-within-sections` (ruff or isort, or an isort profile that sets
+order); with isort's `from_first` (ruff's `from-first`) from-imports first; with
+`force-sort-within-sections` (ruff or isort, or an isort profile that sets
 it: `google`, `open_stack`, `plone`) both kinds sorted together by module name; with
 `length-sort` (or `length-sort-straight`, plain imports only) by the module name's
 length first. The
@@ -140,6 +141,8 @@ def _kind_order(block: Sequence[Existing], settings: ImportSettings,
     only, or no order: the settings decide)."""
     if settings.force_sort_within_sections:
         return MIXED
+    if settings.from_first:
+        return FROM_FIRST
     orders: dict[int, str] = {}
     for found in sorted({existing.section for existing in block}):
         order = _section_order([e for e in block if e.section == found])
@@ -228,7 +231,9 @@ def _key(settings: ImportSettings, module: str, kind: int, level: int = 0,
     elif settings.length_sort_straight:
         name = (-1, *name)  # as in ruff, a from-import without a length sorts first
     last = member_key(member) if member else (-1, "", "")
-    return (*name, kind, last) if settings.force_sort_within_sections else (kind, *name, last)
+    if settings.force_sort_within_sections:
+        return (*name, kind, last)
+    return (1 - kind if settings.from_first else kind, *name, last)
 
 
 def _natural(text: str) -> tuple[object, ...]:
