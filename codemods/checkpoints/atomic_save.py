@@ -1842,10 +1842,16 @@ class _Facts:
 
     def _loaded_back(self, destination: ast.expr) -> bool:
         """Whether the module loads the destination back: a `*.load(...)` call whose
-        first argument names what the destination names (`self.queue_path`, `path`)."""
+        first argument names what the destination names (`self.queue_path`, `path`), or
+        that joins the same folder with the same file name: a save to
+        `os.path.join(dir_path, "model_params.pt")` and a load of `model_path =
+        os.path.join(dir_path, "model_params.pt")` (scarches' save and _load_params, whose
+        reports said the module never loads it back, round 29); not a conversion that
+        reads `input_dir` and writes `output_dir` under the same file name."""
         names = {_identifier(node) for node in ast.walk(destination)} - {None, "self", "os",
                                                                          "path", "join"}
         target = ast.dump(destination)
+        saved: tuple[set[str], set[str]] | None = None
         for node in nodes_of(self.tree, ast.Call):
             if not _loads(node):
                 continue
@@ -1853,21 +1859,12 @@ class _Facts:
             if ast.dump(argument) == target or names & {
                     _identifier(n) for n in ast.walk(argument)}:
                 return True
-            if self._same_file(destination, argument):
-                return True
+            saved = saved or self._path_parts(destination)
+            if saved[0]:
+                loaded = self._path_parts(argument)
+                if saved[0] & loaded[0] and saved[1] == loaded[1]:
+                    return True
         return False
-
-    def _same_file(self, saved: ast.expr, loaded: ast.expr) -> bool:
-        """Whether a save and a load name one file by its file name and its folder: a save
-        to `os.path.join(dir_path, "model_params.pt")` and a load of `model_path =
-        os.path.join(dir_path, "model_params.pt")` (scarches' save and _load_params, whose
-        reports said the module never loads it back, round 29); not a conversion that
-        reads `input_dir` and writes `output_dir` under the same file name."""
-        saved_names, saved_roots = self._path_parts(saved)
-        if not saved_names:
-            return False
-        loaded_names, loaded_roots = self._path_parts(loaded)
-        return bool(saved_names & loaded_names) and saved_roots == loaded_roots
 
     def _path_parts(self, node: ast.expr, hops: int = 3) -> tuple[set[str], set[str]]:
         """(the file names written in `node`, `"model_params.pt"`, and the names it is
