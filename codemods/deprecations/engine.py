@@ -199,6 +199,9 @@ class Table:
         ancestors = list(file.semantic.ancestors(node))
         if in_import_fallback(node, ancestors):
             return True
+        if entry.replacement and _replacement_missing_branch(file, entry.replacement, node,
+                                                             ancestors):
+            return True
         if entry.since is None:
             return False
         ceiling = older_branch_ceiling(file.tree, node, ancestors)
@@ -524,6 +527,33 @@ class Table:
 # -- call rewrites ---------------------------------------------------------------------------
 
 CallFix = Callable[[FileContext, Entry, ast.Call, str, frozenset[str]], "_Fix | str"]
+
+
+def _replacement_missing_branch(file: FileContext, replacement: str, node: ast.AST,
+                                ancestors: list[ast.AST]) -> bool:
+    """Whether `node` runs only where the replacement is missing: the `else` of `if
+    hasattr(torch, "arange"):` (or the body of `if not hasattr(...)`) for `torch.arange`.
+    torchnet's tests (round 30) keep `torch.range(0, 15)` there for a torch without
+    `arange`; rewriting the branch kept for its absence makes it the same as the other."""
+    child: ast.AST = node
+    for parent in ancestors:
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
+            test, negated = parent.test, False
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test, negated = test.operand, True
+            if (isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords
+                    and isinstance(test.func, ast.Name) and test.func.id == "hasattr"
+                    and isinstance(test.args[1], ast.Constant)
+                    and isinstance(test.args[1].value, str)):
+                owner = file.semantic.qualified_name(test.args[0])
+                checked = f"{owner}.{test.args[1].value}" if owner else None
+                in_body = child in parent.body if isinstance(parent, ast.If) \
+                    else parent.body is child
+                if checked and (replacement == checked or replacement.startswith(
+                        checked + ".")) and in_body == negated:
+                    return True
+        child = parent
+    return False
 
 
 def _availability_guarded(file: FileContext, node: ast.AST) -> bool:
