@@ -672,6 +672,11 @@ def test_floor_from_egg_info_requirements_without_extras(tmp_path):
     ("> Note: The current code base has been tested with, `torch==1.10.1`, "
      "`faiss-cpu==1.7.2`\n", (1, 10)),
     ("This model runs fast on a GPU.\n", None),
+    # a badge (mmcv 2.2.0, round 30: its checkpoint calls broke on the 1.8 it shows)
+    ("[![pytorch](https://img.shields.io/badge/pytorch-1.8~2.0-orange)](https://pytorch.org)\n"
+     "For apple silicon users, please use PyTorch 1.13+.\n", (1, 8)),
+    ("![torch](https://img.shields.io/badge/PyTorch-%3E%3D1.7-red)\n", (1, 7)),
+    ("![python](https://img.shields.io/badge/python-3.8-blue)\n", None),
     # fairseq 0.12.2's README: a linked name and "version >=" (round 19)
     ("# Requirements\n* [PyTorch](http://pytorch.org/) version >= 1.5.0\n", (1, 5)),
     # dive-into-graphs 1.1.0: the bound in parentheses (round 22); another package's bound
@@ -828,3 +833,15 @@ def test_dependencies_that_name_no_torch(tmp_path, files, listed):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     assert find_dependencies_without_torch(tmp_path) == listed
+
+
+def test_floor_a_setup_py_tells_users_without_torch(tmp_path):
+    # pytorch-fast-transformers 0.4.0 (round 30): install_requires=["torch"], and the
+    # message for a user without torch names the releases it supports
+    (tmp_path / "setup.py").write_text(
+        "try:\n    import torch\nexcept ImportError:\n    raise ImportError(\n"
+        '        ("PyTorch is required to install pytorch-fast-transformers. Please "\n'
+        '         "install your favorite version of PyTorch, we support 1.3.1, 1.5.0 "\n'
+        '         "and >=1.6"))\nsetup(install_requires=["torch"])\n')
+    found = find_torch_floor(tmp_path, code=False)
+    assert found is not None and (found.version, found.source) == ((1, 3), "setup.py")

@@ -9,7 +9,9 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePath
 
-TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils"})
+# `unit_tests` and the like: torchserve's `ts/torch_handler/unit_tests/models/` (round 30)
+TEST_FOLDERS = frozenset({"test", "tests", "testing", "test_utils", "unit_tests", "unittests",
+                          "integration_tests", "functional_tests"})
 TEST_HELPER_FILES = frozenset({"conftest.py", "testing.py", "testing_utils.py", "test_utils.py"})
 
 

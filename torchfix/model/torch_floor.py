@@ -68,6 +68,18 @@ _README_MADE_ON = re.compile(
     r"|\b(?:pip3?|conda)\s+install\b[^\n]*?\b(?:py)?torch\s*={1,2}\s*(?P<pinned>\d+\.\d+)",
     re.IGNORECASE,
 )
+# A README's badge: `![pytorch](https://img.shields.io/badge/pytorch-1.8~2.0-orange)`
+# (mmcv 2.2.0, round 30), `badge/PyTorch-%3E%3D1.7-red`, `badge/pytorch-1.10+-blue`.
+_README_BADGE = re.compile(
+    r"shields\.io/badge/(?:py)?torch-(?:%3E%3D|>=|v)?(?P<major>\d+)\.(?P<minor>\d+)",
+    re.IGNORECASE)
+# What a setup.py tells a user who has no torch yet: pytorch-fast-transformers' "install
+# your favorite version of PyTorch, we support 1.3.1, 1.5.0 and >=1.6" (round 30).
+_SETUP_SUPPORTS = re.compile(
+    r"\b(?:py)?torch\b[^.\n]{0,80}?\bsupports?\s+(?:(?:py)?torch\s+)?(?:>=\s*)?"
+    r"v?(?P<versions>\d+\.\d+(?:\.\d+)?(?:\s*(?:&|and|,|/|or)\s*(?:>=\s*)?v?\d+\.\d+"
+    r"(?:\.\d+)?)*)",
+    re.IGNORECASE)
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 # The torch release each torchvision and torchaudio release was built for (their
 # compatibility tables): a project that pins only `torchaudio>=0.7.0` (hear21passt) runs
@@ -278,6 +290,27 @@ def _readme_requirements(root: Path) -> Iterator[tuple[str, str]]:
             listed = match.group("versions") or match.group("pinned")
             oldest = min((int(major), int(minor)) for major, minor in _VERSION.findall(listed))
             yield relative_to(path, root), f"torch>={oldest[0]}.{oldest[1]}"
+        for match in _README_BADGE.finditer(read_text(path)):  # before links lose URLs
+            yield relative_to(path, root), f"torch>={match.group('major')}.{match.group('minor')}"
+    yield from _setup_py_prose(root / "setup.py")
+
+
+def _setup_py_prose(path: Path) -> Iterator[tuple[str, str]]:
+    """A `torch>=X.Y` requirement for the oldest torch a string of setup.py says the
+    project supports ("we support 1.3.1, 1.5.0 and >=1.6" → 1.3)."""
+    text = read_text(path)
+    if "support" not in text:
+        return
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            for match in _SETUP_SUPPORTS.finditer(node.value):
+                oldest = min((int(major), int(minor))
+                             for major, minor in _VERSION.findall(match.group("versions")))
+                yield "setup.py", f"torch>={oldest[0]}.{oldest[1]}"
 
 
 def read_text(path: Path) -> str:
