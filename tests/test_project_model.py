@@ -845,3 +845,26 @@ def test_floor_a_setup_py_tells_users_without_torch(tmp_path):
         '         "and >=1.6"))\nsetup(install_requires=["torch"])\n')
     found = find_torch_floor(tmp_path, code=False)
     assert found is not None and (found.version, found.source) == ((1, 3), "setup.py")
+
+
+def test_a_module_finds_its_own_packages_first(tmp_path):
+    # salesforce-merlion's sdist (round 30): `merlion/` and `merlion/models/` have no
+    # `__init__.py`, so `merlion/models/anomaly/vae.py` is `anomaly.vae`, and
+    # `merlion/evaluate/anomaly.py` is another module named `anomaly`. Deciding vae.py,
+    # its package `anomaly` is the folder beside it, whatever folder the run met first.
+    (tmp_path / "merlion/evaluate").mkdir(parents=True)
+    (tmp_path / "merlion/evaluate/anomaly.py").write_text("class Metric:\n    pass\n")
+    package = tmp_path / "merlion/models/anomaly"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from .vae import VAE\n")
+    (package / "vae.py").write_text("class VAE:\n    pass\n")
+    project = Project(tmp_path)
+    project.begin_module(tmp_path / "merlion/evaluate/anomaly.py")
+    name = project.begin_module(package / "vae.py")
+    assert name.name == "anomaly.vae"
+    assert project.module_path("anomaly") == tmp_path / "merlion/evaluate/anomaly.py"
+    project.begin_file(package / "vae.py")
+    project.decide_module(name.name, lambda: project._read_module("anomaly.vae"),
+                          root=name.source_root)
+    assert project.module_path("anomaly") == package / "__init__.py"
+    assert "VAE" in project.module("anomaly").names

@@ -237,6 +237,8 @@ NEVER_HAPPENS_COMMENT = re.compile(
     r"#.*(?:\b(?:must|should|can|will)(?: ?not|n't)? never happen\b"
     r"|\b(?:must|should|can|will)(?: ?not|n't) happen\b|\bcannot happen\b|\bimpossible\b"
     r"|\bnot user[- ]provided\b|\binvariant\b)", re.IGNORECASE)
+BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__",
+                                              "__package__", "__builtins__", "__path__"}
 TYPE_CHECKER_COMMENT = re.compile(
     r"#.*(?:\btype[- ]?check|\bmypy\b|\bpyright\b|\bpyre\b|\bnarrow|\btyping\b"
     r"|\btype[- ]?hint)",
@@ -637,6 +639,17 @@ class _Decider:
         self.registers_classes = b"register_module" in file.text.encode() and any(
             _registry_built(node) for node in nodes_of(file.tree, ast.ClassDef))
 
+    def _undefined_in_message(self, node: ast.Assert) -> str | None:
+        """A name the message reads that no scope around it binds, nor builtins nor a
+        star import provide; None where every name is defined."""
+        if node.msg is None or self.model.module_scope.star_imports:
+            return None
+        for name in ast.walk(node.msg):
+            if (isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load)
+                    and name.id not in BUILTIN_NAMES and not self.model.bindings(name)):
+                return name.id
+        return None
+
     def expectations(self) -> tuple[Expectation, ...]:
         if self._expectations is None:
             self._expectations = self.file.project.assertion_expectations()
@@ -662,6 +675,13 @@ class _Decider:
             return Decision(Verdict.REPORT, "ValueError", node, reason=(
                 "asserts a list, which is true unless it is empty: the check never fails "
                 "on its items; `all(...)` was probably meant"))
+        undefined = self._undefined_in_message(node)
+        if undefined is not None:
+            # torchgeometry's `assert ..., pinhole.shape` in a function whose parameter is
+            # `pinhole_i` (round 30): the raise would copy a NameError, not a ValueError
+            return Decision(Verdict.REPORT, "ValueError", node, reason=(
+                f"the message reads `{undefined}`, which nothing defines here: a failing "
+                "check raises NameError, and a raise would keep that; fix the message"))
         if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
             # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
             # meant to be compared was split at its comma into a test and a message

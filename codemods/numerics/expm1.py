@@ -70,6 +70,8 @@ class Expm1(Codemod):
             x = unary_torch_call(file, node.left, "exp")
             if x is None or holds_call(file, x, ("exp", "expm1")) or whole_valued(file, x):
                 continue  # whole x: exp(x) - 1 cancels nothing (0 exactly, or above e - 1)
+            if _large_constant(x):
+                continue  # `torch.full((heads,), 1.)`: a fixed x far from 0 loses nothing
             spelled = spell(file, node.left, "expm1")  # type: ignore[arg-type]
             if spelled is None:
                 continue
@@ -82,3 +84,25 @@ def _candidates(tree: ast.Module) -> list[ast.BinOp]:
         return []
     return [node for node in nodes_of(tree, ast.BinOp) if isinstance(node.op, ast.Sub)
             and written_one(node.right) and torch_call(tree, node.left, "exp")]
+
+
+# exp(x) - 1 loses about eps / |x| of its value: below 1e-5 relative in float32 from here.
+LARGE_CONSTANT = 0.01
+
+
+def _large_constant(x: ast.expr) -> bool:
+    """Whether x is a number written out, alone or filling a tensor (`torch.full(shape,
+    1.)`, `torch.tensor(1.)`), at least LARGE_CONSTANT from 0: invariant-point-attention's
+    and igfold's `torch.log(torch.exp(torch.full((heads,), 1.)) - 1.)`, an initial value
+    (round 30's reviewers: the rewrite gains nothing there)."""
+    if isinstance(x, ast.Call) and x.args and isinstance(x.func, ast.Attribute | ast.Name):
+        called = x.func.attr if isinstance(x.func, ast.Attribute) else x.func.id
+        if called == "full" and len(x.args) >= 2:
+            x = x.args[1]
+        elif called == "tensor":
+            x = x.args[0]
+    sign = 1
+    if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub | ast.UAdd):
+        sign, x = (-1 if isinstance(x.op, ast.USub) else 1), x.operand
+    return (isinstance(x, ast.Constant) and type(x.value) in (int, float)
+            and abs(sign * x.value) >= LARGE_CONSTANT)

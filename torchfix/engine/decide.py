@@ -150,7 +150,8 @@ def decide(
                        settings.options.get(codemod.name, {}), suppressions)
     project.decide_module(file.module.name,
                           lambda: module_facts(file.semantic, str(path), "as decided"),
-                          text, lambda where, digest: module_facts(file.semantic, where, digest))
+                          text, lambda where, digest: module_facts(file.semantic, where, digest),
+                          root=file.module.source_root)
     try:
         findings = list(codemod.check(file))
     except RecursionError as exc:

@@ -45,11 +45,14 @@ def run_files(
 ) -> Iterator[FileResult]:
     """Yield one result per file, in the order of `files`."""
     jobs = jobs or default_jobs()
-    if cache and project is not None:
+    if project is not None:
         # Where the run's packages live is where the modules its cached results read are
         # found again: every file's source root first, since a result may have read a
         # module of a package listed later (a test's reach into another project of the
-        # run); without them a `module:` fact reads as absent and the result misses.
+        # run); without them a `module:` fact reads as absent and the result misses. And
+        # every worker process then finds a module name in the same folders, in the same
+        # order, whichever files it was given: salesforce-merlion (round 30) got other
+        # findings on each `--no-cache` run, as workers had met different folders first.
         for source in files:
             project.begin_module(source.path)
     if jobs <= 1 or len(files) < MIN_FILES_FOR_POOL:

@@ -100,6 +100,10 @@ class Project:
     # while a project-wide fact is worked out, which reads modules from disk.
     _decided_text: tuple[str, str, Callable[[str, str], ModuleFacts] | None] | None = field(
         default=None, repr=False)
+    # The source root of the module being decided: its own packages are found there first,
+    # as Python finds them, whatever other folders of the run hold a module of that name
+    # (salesforce-merlion's `anomaly` package beside `merlion/evaluate/anomaly.py`, round 30).
+    _decided_root: Path | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(os.path.abspath(self.root))
@@ -117,6 +121,7 @@ class Project:
         state["_current"] = None
         state["_current_facts"] = None
         state["_decided_text"] = None
+        state["_decided_root"] = None
         state["_reach"] = None
         state["_reach_facts"] = {}
         state["_derived"] = {}
@@ -131,10 +136,12 @@ class Project:
         self._current = None
         self._current_facts = None
         self._decided_text = None
+        self._decided_root = None
 
     def decide_module(self, name: str, facts: Callable[[], ModuleFacts],
                       text: str | None = None,
-                      facts_of_text: Callable[[str, str], ModuleFacts] | None = None) -> None:
+                      facts_of_text: Callable[[str, str], ModuleFacts] | None = None,
+                      root: Path | None = None) -> None:
         """The module `name` is the one being decided: its facts come from `facts()` (its
         text as decided), not from the file on disk. Its own content keys the result's
         cache entry already, so reading it is no fact of the result. With its `text`,
@@ -144,6 +151,7 @@ class Project:
             self._current_facts = None
         self._current = (name, facts)
         self._decided_text = (name, text, facts_of_text) if text is not None else None
+        self._decided_root = root
 
     def begin_module(self, path: Path) -> ModuleName:
         """The module name of `path` (its folder becomes a place modules are found)."""
@@ -201,7 +209,10 @@ class Project:
 
     def module_path(self, name: str) -> Path | None:
         parts = name.split(".")
-        for source_root in self._source_roots:
+        roots = self._source_roots
+        if self._decided_root is not None and self._decided_root in roots:
+            roots = [self._decided_root, *(r for r in roots if r != self._decided_root)]
+        for source_root in roots:
             base = source_root.joinpath(*parts)
             for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
                 if candidate.is_file():
@@ -389,12 +400,18 @@ class Project:
 
     def min_torch(self) -> tuple[int, int] | None:
         """The torch version fixes may rely on: `min-torch` from the configuration, else
-        the project's declared floor; None when neither says."""
+        the project's declared floor; None when neither says (nor where only its Python
+        floor bounds torch and its dependencies do not name torch)."""
         # Not part of the engine's settings: a cached result must know it read it.
         self._note("config:min-torch", repr(self.configured_min_torch))
         if self.configured_min_torch is not None:
             return self.configured_min_torch
         floor = self.torch_floor()
+        if floor is not None and floor.python_implied and \
+                self.dependencies_without_torch() is not None:
+            # farm-haystack (round 30) lists transformers but no torch and supports
+            # Python 3.8: its users' torch is at most 2.4, and may be any older one
+            return None
         return floor.version if floor is not None else None
 
     def formatter_line_length(self) -> int | None:

@@ -103,6 +103,9 @@ class TorchFloor:
 
     version: Version
     source: str  # the file (relative to the project root) that declared it, or the check
+    # Only the Python floor says it: the newest torch that Python gets, a bound on the
+    # floor rather than a floor (see `python_implied_floor`).
+    python_implied: bool = False
 
 
 def parse_floor(spec: str) -> Version | None:
@@ -174,7 +177,7 @@ def python_implied_floor(python: Version, source: str) -> TorchFloor | None:
         return None
     torch = min(older)
     return TorchFloor(torch, f"{source} (Python {python[0]}.{python[1]}: torch "
-                             f"{torch[0]}.{torch[1]} at most)")
+                             f"{torch[0]}.{torch[1]} at most)", python_implied=True)
 
 
 def _companion_floors(root: Path) -> list[TorchFloor]:

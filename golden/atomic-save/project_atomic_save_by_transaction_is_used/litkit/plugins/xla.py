@@ -1,0 +1,6 @@
+import torch
+
+
+class XLACheckpointIO:
+    def save_checkpoint(self, checkpoint, path):
+        torch.save(checkpoint, path)
