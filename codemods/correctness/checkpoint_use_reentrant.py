@@ -57,7 +57,9 @@ class CheckpointUseReentrant(Codemod):
     (option `use-reentrant = false`) changes which gradients are computed and how memory
     is used: **unsafe**, for a person to test. A call that passes other keywords
     (`context_fn=`, arguments for the function) only works with `use_reentrant=False`
-    and is reported; one that passes `**kwargs` is left alone. TorchFix code: TOR003
+    and is reported; one that passes `**kwargs` is left alone. The keyword needs torch
+    1.11: below the project's torch floor the call is reported, and where the project's
+    dependency files name no torch at all, `use_reentrant=True` is unsafe too. TorchFix code: TOR003
     (TorchFix's fix wrote `use_reentrant=False`).
     """
 

@@ -20,6 +20,7 @@ still runs on torch 1.9, so the floor is 1.9. A declared floor wins over them.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from collections.abc import Iterator
@@ -301,14 +302,8 @@ def _readme_requirements(root: Path) -> Iterator[tuple[str, str]]:
 def _setup_py_prose(path: Path) -> Iterator[tuple[str, str]]:
     """A `torch>=X.Y` requirement for the oldest torch a string of setup.py says the
     project supports ("we support 1.3.1, 1.5.0 and >=1.6" → 1.3)."""
-    text = read_text(path)
-    if "support" not in text:
-        return
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return
-    for node in ast.walk(tree):
+    tree = _setup_py_tree(path, "support")
+    for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             for match in _SETUP_SUPPORTS.finditer(node.value):
                 oldest = min((int(major), int(minor))
@@ -384,15 +379,25 @@ def _setup_cfg(path: Path) -> Iterator[tuple[str, str]]:
                     yield "setup.cfg", line.strip()
 
 
-def _setup_py(path: Path) -> Iterator[tuple[str, str]]:
+def _setup_py_tree(path: Path, needle: str) -> ast.Module | None:
+    """setup.py's tree where its text holds `needle`; None where it does not or does not
+    parse. The requirements and the prose read one file: it is parsed once."""
     text = read_text(path)
-    if "_require" not in text:  # neither install_requires nor extras_require
-        return
+    return _parsed(text) if needle in text else None
+
+
+@functools.lru_cache(maxsize=2)
+def _parsed(text: str) -> ast.Module | None:
     try:
-        tree = ast.parse(text)
+        return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
-        return
-    for node in ast.walk(tree):
+        return None
+
+
+def _setup_py(path: Path) -> Iterator[tuple[str, str]]:
+    # neither install_requires nor extras_require: nothing to read
+    tree = _setup_py_tree(path, "_require")
+    for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require"):
             for constant in ast.walk(node.value):
                 if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
