@@ -343,6 +343,11 @@ def test_a_python_floor_bounds_the_torch_floor_where_none_is_declared(tmp_path: 
     write(tmp_path / "new", {"setup.py": "from setuptools import setup\n"
                                          "setup(name='m', python_requires='>=3.10')\n"})
     assert Project(tmp_path / "new").torch_floor() is None
+    # ring-flash-attn (round 31): `requires-python = ">=3.8"` and nothing else; its users'
+    # torch is at most 2.4, and may be any torch 2 release: no floor above 2.0 from that
+    write(tmp_path / "py38", {"pyproject.toml": '[project]\nname = "m"\n'
+                                                'requires-python = ">=3.8"\n'})
+    assert Project(tmp_path / "py38").torch_floor() is None
 
 
 def test_tests_name_what_they_call(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 # The models below are imported where they are first needed: a run whose files give no
 # codemod anything to do never builds a fact, and `check` of one such file should not pay
 # for their imports.
+from torchfix.model.floors import UNDECLARED_FLOOR
 from torchfix.model.module_names import ModuleName, module_name_for
 
 if TYPE_CHECKING:
@@ -357,8 +358,13 @@ class Project:
                 python = self.python_floor()
                 implied = python_implied_floor(python.version, python.source) \
                     if python is not None else None
-                if implied is not None and (self._floor is None
-                                            or implied.version < self._floor.version):
+                # Where nothing else says, what a project is taken to run (any torch 2
+                # release, UNDECLARED_FLOOR) is the floor an implied one must undercut: a
+                # Python 3.8 project's users may run torch 2.2 as well as 2.4
+                # (ring-flash-attn, round 31: `torch.get_autocast_dtype`, torch 2.4, was
+                # offered as safe on its `requires-python = ">=3.8"` alone).
+                ceiling = self._floor.version if self._floor is not None else UNDECLARED_FLOOR
+                if implied is not None and implied.version < ceiling:
                     self._floor = implied
             self._floor_read = True
         floor = self._floor
