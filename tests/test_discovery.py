@@ -152,6 +152,23 @@ def test_a_nested_git_repository_is_another_project(git_repo, cli):
     assert submodule_file.read_text() == FIXED
 
 
+def test_a_native_library_copied_below_csrc_is_another_project(tmp_path, cli):
+    # flash-attn's sdist (round 31): `csrc/cutlass/` and `csrc/composable_kernel/` are
+    # submodules without their `.git`; their Python files are that library's tooling
+    write(tmp_path / "flash_attn" / "train.py")
+    (tmp_path / "csrc" / "cutlass" / "include").mkdir(parents=True)
+    copied = write(tmp_path / "csrc" / "cutlass" / "python" / "generator.py")
+    own = write(tmp_path / "csrc" / "fused_dense_lib" / "setup.py")  # no include/: ours
+    found = discover([tmp_path])
+    assert sorted(s.path.name for s in found.files) == ["setup.py", "train.py"]
+    assert [(path.name, message.split(";")[0]) for path, message in found.notices] == [
+        ("cutlass", "another project's sources (a C/C++ library with its own include/, "
+                    "copied here)")]
+    result = cli("apply", str(tmp_path))
+    assert copied.read_text() == NEEDS_FIX and own.read_text() == FIXED
+    assert "cutlass: note: another project's sources" in result.stderr
+
+
 def unpacked_wheel(root: Path, name: str, version: str) -> Path:
     info = root / f"{name}-{version}.dist-info"
     write(info / "METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")

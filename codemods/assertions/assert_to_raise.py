@@ -690,6 +690,7 @@ class _Decider:
                 f"{ast.unparse(node.msg)}` checks only `{ast.unparse(node.test)}`, and a "
                 "comparison of a tuple was probably meant; a rewrite would keep the bug"))
         if (_always_true(node.test) or self._cannot_fail(node.test)
+                or self._checked_by_the_if(node)
                 or self._held_by_branch(node) or self._in_test_code(node)
                 or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
@@ -1696,6 +1697,51 @@ class _Decider:
         if isinstance(size.func, ast.Attribute):
             return size.func.attr == "index"
         return len(size.args) == 1 and self._builtin(size.func) == "builtins.len"
+
+    def _checked_by_the_if(self, node: ast.Assert) -> bool:
+        """`if self._check_bijective_x(x, context): assert isinstance(x, BijectiveTensor)`
+        (flowtorch, round 31): the assert opens the body of an `if` whose test calls a
+        function of this module that returns an `isinstance` check of the same argument
+        against the same class, `and`-ed with others. It cannot fail; it tells the type
+        checker what the helper found."""
+        test = node.test
+        if not (node.msg is None and isinstance(test, ast.Call) and len(test.args) == 2
+                and self._builtin(test.func) == "builtins.isinstance"
+                and isinstance(test.args[0], ast.Name)):
+            return False
+        parent = self.model.parent(node)
+        if not (isinstance(parent, ast.If) and parent.body and parent.body[0] is node
+                and isinstance(parent.test, ast.Call)):
+            return False
+        call, checked = parent.test, test.args[0].id
+        position = next((index for index, argument in enumerate(call.args)
+                         if isinstance(argument, ast.Name) and argument.id == checked), None)
+        name = _last_name(call.func)
+        if position is None or not name:
+            return False
+        for helper in nodes_of(self.file.tree, ast.FunctionDef):
+            if helper.name != name:
+                continue
+            parameters = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+            if isinstance(call.func, ast.Attribute) and parameters[:1] in (["self"], ["cls"]):
+                parameters = parameters[1:]
+            if position >= len(parameters):
+                continue
+            returned = [statement.value for statement in helper.body
+                        if isinstance(statement, ast.Return) and statement.value is not None]
+            if len(returned) != 1:
+                continue
+            value = returned[0]
+            parts = value.values if isinstance(value, ast.BoolOp) and isinstance(
+                value.op, ast.And) else [value]
+            wanted = ast.dump(test.args[1])
+            if any(isinstance(part, ast.Call) and len(part.args) == 2
+                   and self._builtin(part.func) == "builtins.isinstance"
+                   and isinstance(part.args[0], ast.Name)
+                   and part.args[0].id == parameters[position]
+                   and ast.dump(part.args[1]) == wanted for part in parts):
+                return True
+        return False
 
     def _private_package(self) -> str | None:
         """The package above the module that its name makes internal (`internal` /
