@@ -1139,7 +1139,8 @@ class _Facts:
         if opened is not None:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
         if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call) \
-                or self.commit_marker() is not None or self._emptied_first(destination, call):
+                or self.commit_marker() is not None or self._emptied_first(destination, call) \
+                or self._linked_after(call):
             return None
         if self._is_export(call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
@@ -2460,6 +2461,22 @@ class _Facts:
                 return index == other_index
             return other_field != field_name or not _leaves(block[index + 1:other_index])
         return True
+
+    def _linked_after(self, call: ast.Call) -> bool:
+        """Whether the function points a symlink at what it saved, after the save
+        (`os.symlink(save_basename, link_name)`, `Path.symlink_to`): wavegrad's and
+        diffwave's learners (round 31) write a new `weights-{step}.pt` and only then
+        repoint `weights.pt`, which resumes read: the link is their commit."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        return any(
+            isinstance(other, ast.Call) and (other.lineno, other.col_offset) > end
+            and (self.model.qualified_name(other.func) == "os.symlink"
+                 or (isinstance(other.func, ast.Attribute)
+                     and other.func.attr == "symlink_to"))
+            for other in ast.walk(function))
 
     def _folder_listing_beside(self, call: ast.Call) -> ast.Call | None:
         """The first call listing a folder's entries (`os.scandir(path)`, `glob.glob`,
