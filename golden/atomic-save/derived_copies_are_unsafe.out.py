@@ -69,4 +69,4 @@ def prune_checkpoint(checkpoint_path: str, new_checkpoint_path: str) -> None:
 
 def save_checkpoint(model, optimizer, checkpoint_path: str) -> None:
     _torchfix_atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict()},
-               checkpoint_path)
+                          checkpoint_path)

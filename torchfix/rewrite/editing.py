@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ from torchfix.rewrite.contract import (
 )
 from torchfix.rewrite.edits import append_argument, insert_imports, keyword, statement_indexes
 from torchfix.rewrite.import_order import NewImport, member_key, plan_imports
+from torchfix.rewrite.layout import keeps_long_code_lines, line_length
 from torchfix.rewrite.transformer import Focus, FocusedTransformer, TransformerSettings
 
 
@@ -71,6 +72,31 @@ class Editor(FocusedTransformer):
         self._new_imports: list[NewImport] = []  # placed by `_place_imports`
         self._joined: dict[str, list[str]] = {}  # names for a `from` import there already
         self._imported: tuple[set[str], set[str]] | None = None
+        self._line_limit: int | None = None  # 0: none (see `_fits_moved`)
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        result = super().on_leave(original_node, updated_node)
+        if type(original_node) is cst.Call and type(result) is cst.Call and \
+                result.func is not original_node.func:  # type: ignore[attr-defined]
+            return realigned(original_node, result,  # type: ignore[arg-type]
+                             lambda by: self._fits_moved(original_node, by))
+        return result
+
+    def _fits_moved(self, call: cst.CSTNode, by: int) -> bool:
+        """Whether the lines after the first of `call` (of the tree being visited) still
+        fit the line length moved `by` columns to the right; a file that keeps longer
+        code lines without a formatter saying so sets no limit."""
+        if by <= 0:
+            return True
+        if self._line_limit is None:
+            limit = line_length(self.file)
+            self._line_limit = 0 if self.file.project.formatter_line_length() is None \
+                and keeps_long_code_lines(self.file, limit) else limit
+        if not self._line_limit:
+            return True
+        position = self.position(call)
+        return all(len(line.rstrip("\r\n")) + by <= self._line_limit
+                   for line in self.file.lines[position.start.line:position.end.line])
 
     def span_of(self, node: cst.CSTNode) -> Span:
         position = self.position(node)
@@ -339,6 +365,57 @@ class PrimitiveEditor(Editor):
             if self._pending[id(finding)] == 0:
                 self.done(finding)
         return result
+
+
+def realigned(original: cst.Call, updated: cst.Call, fits: Callable[[int], bool]
+              ) -> cst.Call:
+    """`updated` (`original` with a callee of another length: `torch.save(` renamed
+    `atomic_save(`) with the continuation lines of a visually indented call moved as far
+    as its opening bracket moved, so that they stay aligned with it (pycodestyle's E127 and
+    E128; modelscope's flake8, round 32). A call whose arguments start on a line of their
+    own (a hanging indent) is left as it is: its lines never were aligned with the
+    bracket. So is a call whose lines would then outgrow the line length (`fits(by)`
+    says): a long line is the worse lint error."""
+    if isinstance(updated.whitespace_before_args, cst.ParenthesizedWhitespace):
+        return updated
+    before, after = _opening(original), _opening(updated)
+    if before is None or after is None or before == after or not fits(after - before):
+        return updated
+    shift = _ContinuationShift(after - before)
+    args = [arg.visit(shift) for arg in updated.args]
+    return updated.with_changes(args=args) if shift.moved else updated
+
+
+def _opening(call: cst.Call) -> int | None:
+    """How far the call's opening bracket is from the start of its callee; None where the
+    callee spans lines."""
+    code = _EMPTY_MODULE.code_for_node(call.func) + call.whitespace_after_func.value
+    return None if "\n" in code else len(code)
+
+
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+class _ContinuationShift(cst.CSTTransformer):
+    """Moves every continuation line inside the visited node `by` columns."""
+
+    def __init__(self, by: int) -> None:
+        super().__init__()
+        self.by = by
+        self.moved = False
+
+    def leave_ParenthesizedWhitespace(self, original_node: cst.ParenthesizedWhitespace,
+                                      updated_node: cst.ParenthesizedWhitespace
+                                      ) -> cst.ParenthesizedWhitespace:
+        spaces = updated_node.last_line.value
+        if self.by > 0:
+            spaces += " " * self.by
+        elif len(spaces) >= -self.by and not spaces[self.by:].strip():
+            spaces = spaces[:self.by]
+        else:
+            return updated_node  # too little room to move: left as it was
+        self.moved = True
+        return updated_node.with_changes(last_line=cst.SimpleWhitespace(spaces))
 
 
 _EDITABLE = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatement,
