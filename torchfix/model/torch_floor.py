@@ -5,7 +5,7 @@ A fix that needs a newer torch than that (`from torch.amp import custom_fwd` exi
 Looked for at the project root: `pyproject.toml` (`[project]` dependencies and optional
 dependencies, Poetry's `[tool.poetry.dependencies]`), `setup.cfg` `install_requires`,
 `setup.py` `install_requires=[...]`, `requirements*.txt` (also in a `requirements/`
-folder), conda environment files (`environment*.yml`/`.yaml`, `conda*.yml`), an sdist's
+folder), conda environment files (`*environment*.yml`/`.yaml`, `*conda*.yml`), an sdist's
 `PKG-INFO` or an unpacked wheel's `*.dist-info/METADATA` (`Requires-Dist`, extras aside),
 `*.egg-info/requires.txt` and what a README promises ("PyTorch 1.8+",
 "torch >= 1.13"). Where several declare one, the lowest floor wins: the code has to run
@@ -265,7 +265,8 @@ def _declared_requirements(root: Path) -> Iterator[tuple[str, str]]:
             if line.strip().startswith("["):
                 break
             yield relative_to(path, root), line.strip()
-    conda_files = sorted({*root.glob("environment*.y*ml"), *root.glob("conda*.y*ml")})
+    # `ffcv-conda.yml` too (ffcv, round 32: it pins the torch 1.9 its example runs on).
+    conda_files = sorted({*root.glob("*environment*.y*ml"), *root.glob("*conda*.y*ml")})
     for path in conda_files:
         for line in read_text(path).splitlines():
             item = line.strip()
