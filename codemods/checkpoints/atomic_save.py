@@ -56,6 +56,8 @@ OWN_SAVERS = "atomic-save/own-savers-by-class"
 OWN_ATOMIC_WRITER = "atomic-save/own-atomic-writer"
 # The comment header (copyright, license) every module of a package starts with.
 PACKAGE_HEADER = "atomic-save/package-header"
+# Where the project picks its latest checkpoint by listing a folder (see `latest_lister`).
+LATEST_LISTER = "atomic-save/latest-checkpoint-lister"
 
 # `{name}`: the helper's name; `{save}`: how its module reaches torch.save (`torch.save`,
 # `th.save`, `save`, ...). Formatter-stable: every line fits in 79 columns (so black and
@@ -435,6 +437,17 @@ EXPORT_REASON = " (an export: its output is made again by exporting again)"
 LISTED_FOLDER_REASON = (" (the code beside it lists a folder's entries, line {line}: where "
                         "that is the folder saved into, a temporary folder a crash "
                         "mid-save leaves there is listed too)")
+# torch-mimicry's `Trainer._get_latest_checkpoint` lists the checkpoint folder and resumes
+# from the entry with the highest `(\d+)_steps` (round 33): the temporary folder a crash
+# leaves, `.netG_50000_steps.pth.<random>.tmp`, would be that entry, and resuming fails.
+LATEST_LISTER_REASON = (" (the project picks its latest checkpoint by listing a folder, "
+                        "{where}: where that is the folder saved into, a temporary folder a "
+                        "crash mid-save leaves there is listed too)")
+# The words of a function that looks for the newest checkpoint (`_get_latest_checkpoint`,
+# `find_last_ckpt`, `resume_from_newest`).
+LATEST_WORDS = frozenset({"latest", "last", "newest", "recent"})
+LISTER_CHECKPOINT_WORDS = frozenset({"checkpoint", "checkpoints", "ckpt", "ckpts", "resume",
+                                     "snapshot", "weights"})
 # determined's `with checkpoint.store_path(metadata) as (path, storage_id): self._save(path)`
 # and horovod's `with remote_store.get_local_output_dir() as run_output_dir:` (round 30):
 # the manager hands out a fresh folder and commits, uploads or removes it when the block
@@ -1150,6 +1163,10 @@ class _Facts:
         listing = self._folder_listing_beside(call)
         if listing is not None:
             return Safety.UNSAFE, CALL_MESSAGE + LISTED_FOLDER_REASON.format(line=listing.lineno)
+        project = self.file.project
+        lister = project.derived(LATEST_LISTER, str(project.root))
+        if lister:
+            return Safety.UNSAFE, CALL_MESSAGE + LATEST_LISTER_REASON.format(where=lister)
         sibling = self._fresh_folder_sibling(destination, call)
         if sibling is not None:
             return Safety.MANUAL, FRESH_FOLDER_MESSAGE.format(
@@ -3054,6 +3071,41 @@ def _mocks_save(path: Path) -> int:
 
 
 register_derived_fact(MOCKED_SAVE, mocked_save)
+
+
+def latest_lister(project: Project, root: str) -> str:
+    """Where the project's own code below `root` looks for its newest checkpoint by
+    listing a folder ("path:line" of the function, "" where none does): a function named
+    for the latest checkpoint (`_get_latest_checkpoint`, `find_last_ckpt`) that calls
+    `os.listdir`, `glob.glob`, `Path.iterdir` or the like. Tests aside. Only modules
+    holding `listdir`, `glob`, `scandir`, `iterdir` or `walk` are parsed; each file's
+    answer is remembered by the scan memo."""
+    found = first_answer(project.memo(LATEST_LISTER.replace("/", "-")),
+                         project_modules(root), _latest_lister_line)
+    return "" if found is None else f"{found[0].relative_to(root).as_posix()}:{found[1]}"
+
+
+def _latest_lister_line(path: Path) -> int:
+    """The line of the module's first function that lists a folder to find its newest
+    checkpoint (see `latest_lister`); 0 where it has none."""
+    tree = parse_if_mentions(path, b"listdir", b"glob", b"scandir", b"iterdir", b"walk")
+    if tree is None:
+        return 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        words = set(identifier_words(function.name))
+        if not (words & LATEST_WORDS and words & LISTER_CHECKPOINT_WORDS):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and (
+                    _dotted(node.func) in FOLDER_LISTINGS or (
+                        isinstance(node.func, ast.Attribute) and node.func.attr in PATH_LISTINGS)):
+                return function.lineno
+    return 0
+
+
+register_derived_fact(LATEST_LISTER, latest_lister)
 
 # What a rename into place is called by, and what makes the temporary file it renames.
 RENAMERS = frozenset({"os.replace", "os.rename", "shutil.move"})

@@ -1,5 +1,6 @@
 """A call aligned with its opening bracket stays aligned once `torch.save(` is renamed
-(modelscope's team trainer, round 32: its flake8 selects E128)."""
+(modelscope's team trainer, round 32: its flake8 selects E128); lines that hang from the
+statement, as a dict's do in `torch.save({`, stay where they are (deeppavlov, round 33)."""
 
 import os
 import shutil
@@ -73,3 +74,7 @@ class Trainer:
             _torchfix_atomic_save({'model': self.model.state_dict(),
                                    'epoch': epoch},
                                   os.path.join(self.ckpt_dir, 'last.pth'))
+            _torchfix_atomic_save({
+                'model': self.model.state_dict(),
+                'epoch': epoch,
+            }, os.path.join(self.ckpt_dir, 'last.pth'))

@@ -5,8 +5,9 @@ A fix that needs a newer torch than that (`from torch.amp import custom_fwd` exi
 Looked for at the project root: `pyproject.toml` (`[project]` dependencies and optional
 dependencies, Poetry's `[tool.poetry.dependencies]`), `setup.cfg` `install_requires`,
 `setup.py` `install_requires=[...]`, `requirements*.txt` (also in a `requirements/`
-folder), conda environment files (`*environment*.yml`/`.yaml`, `*conda*.yml`), an sdist's
-`PKG-INFO` or an unpacked wheel's `*.dist-info/METADATA` (`Requires-Dist`, extras aside),
+folder, the project's or its package's), conda environment files (`*environment*.yml` /
+`.yaml`, `*conda*.yml`), an sdist's `PKG-INFO` or an unpacked wheel's
+`*.dist-info/METADATA` (`Requires-Dist`, extras aside),
 `*.egg-info/requires.txt` and what a README promises ("PyTorch 1.8+",
 "torch >= 1.13"). Where several declare one, the lowest floor wins: the code has to run
 on all of them. A README can only lower the floor below "a current torch", which is what
@@ -247,6 +248,9 @@ def _declared_requirements(root: Path) -> Iterator[tuple[str, str]]:
     text_files = sorted(root.glob("requirements*.txt"))
     if (root / "requirements").is_dir():
         text_files += sorted((root / "requirements").glob("*.txt"))
+    # A package's own folder of its components' requirements (deeppavlov's
+    # `deeppavlov/requirements/pytorch.txt`: `torch>=1.6.0,<1.14.0`, round 33).
+    text_files += sorted(root.glob("*/requirements/*.txt"))
     for path in text_files:
         for line in read_text(path).splitlines():
             yield relative_to(path, root), line.strip()

@@ -78,9 +78,20 @@ class Editor(FocusedTransformer):
         result = super().on_leave(original_node, updated_node)
         if type(original_node) is cst.Call and type(result) is cst.Call and \
                 result.func is not original_node.func:  # type: ignore[attr-defined]
-            return realigned(original_node, result,  # type: ignore[arg-type]
-                             lambda by: self._fits_moved(original_node, by))
+            return self._realigned(original_node, result)  # type: ignore[arg-type]
         return result
+
+    def _realigned(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """`updated` with its visually aligned continuation lines moved with its bracket
+        (`realigned`), where they still fit the line length."""
+        if not self._statements:
+            return updated
+        bracket = self.position(original.func).end.column + len(
+            original.whitespace_after_func.value)  # type: ignore[attr-defined]
+        line = self.file.lines[self.position(self._statements[-1]).start.line - 1]
+        block = len(line) - len(line.lstrip(" \t"))
+        return realigned(original, updated, bracket, block,
+                         lambda by: self._fits_moved(original, by))
 
     def _fits_moved(self, call: cst.CSTNode, by: int) -> bool:
         """Whether the lines after the first of `call` (of the tree being visited) still
@@ -367,21 +378,22 @@ class PrimitiveEditor(Editor):
         return result
 
 
-def realigned(original: cst.Call, updated: cst.Call, fits: Callable[[int], bool]
-              ) -> cst.Call:
+def realigned(original: cst.Call, updated: cst.Call, bracket: int, block: int,
+              fits: Callable[[int], bool]) -> cst.Call:
     """`updated` (`original` with a callee of another length: `torch.save(` renamed
-    `atomic_save(`) with the continuation lines of a visually indented call moved as far
-    as its opening bracket moved, so that they stay aligned with it (pycodestyle's E127 and
-    E128; modelscope's flake8, round 32). A call whose arguments start on a line of their
-    own (a hanging indent) is left as it is: its lines never were aligned with the
-    bracket. So is a call whose lines would then outgrow the line length (`fits(by)`
-    says): a long line is the worse lint error."""
+    `atomic_save(`) with the continuation lines that are aligned with its opening bracket
+    (at column `bracket`, or right of it) moved as far as the bracket moved, so that they
+    stay aligned with it (pycodestyle's E127 and E128; modelscope's flake8, round 32).
+    Lines left of the bracket hang from the statement's indentation (`block` columns), as
+    a dict's do in `torch.save({` (deeppavlov, round 33): they stay. So does every line
+    of a call whose arguments start on a line of their own, and of a call whose lines
+    would then outgrow the line length (`fits(by)` says): a long line is the worse error."""
     if isinstance(updated.whitespace_before_args, cst.ParenthesizedWhitespace):
         return updated
     before, after = _opening(original), _opening(updated)
     if before is None or after is None or before == after or not fits(after - before):
         return updated
-    shift = _ContinuationShift(after - before)
+    shift = _ContinuationShift(after - before, bracket + 1, block)
     args = [arg.visit(shift) for arg in updated.args]
     return updated.with_changes(args=args) if shift.moved else updated
 
@@ -397,17 +409,22 @@ _EMPTY_MODULE = cst.Module(body=[])
 
 
 class _ContinuationShift(cst.CSTTransformer):
-    """Moves every continuation line inside the visited node `by` columns."""
+    """Moves `by` columns every continuation line inside the visited node that starts at
+    column `first` or right of it (`block`: the columns an indented line's indentation
+    adds to what its whitespace holds)."""
 
-    def __init__(self, by: int) -> None:
+    def __init__(self, by: int, first: int, block: int) -> None:
         super().__init__()
-        self.by = by
+        self.by, self.first, self.block = by, first, block
         self.moved = False
 
     def leave_ParenthesizedWhitespace(self, original_node: cst.ParenthesizedWhitespace,
                                       updated_node: cst.ParenthesizedWhitespace
                                       ) -> cst.ParenthesizedWhitespace:
         spaces = updated_node.last_line.value
+        column = len(spaces) + (self.block if updated_node.indent else 0)
+        if column < self.first:
+            return updated_node  # hanging from the statement, not from the bracket
         if self.by > 0:
             spaces += " " * self.by
         elif len(spaces) >= -self.by and not spaces[self.by:].strip():
