@@ -1153,7 +1153,7 @@ class _Facts:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
         if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call) \
                 or self.commit_marker() is not None or self._emptied_first(destination, call) \
-                or self._linked_after(call):
+                or self._linked_after(call) or self._named_by_pointer_after(destination, call):
             return None
         if self._is_export(call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
@@ -2493,6 +2493,33 @@ class _Facts:
             and (self.model.qualified_name(other.func) == "os.symlink"
                  or (isinstance(other.func, ast.Attribute)
                      and other.func.attr == "symlink_to"))
+            for other in ast.walk(function))
+
+    def _named_by_pointer_after(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the function, after the save, writes the saved file's name into another
+        file (`f.write('model.ckpt-{}-{}.pt'.format(epoch, step))` beside `checkpoint_path
+        = os.path.join(checkpoint_dir, 'model.ckpt-{}-{}.pt'.format(epoch, step))`):
+        clearvoice's pointer to the latest checkpoint (round 34). Readers follow the
+        pointer, which names the new file only once it is complete: it commits the save,
+        as a symlink or a marker does."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        pending: list[ast.AST] = [destination]
+        for name in (node for node in ast.walk(destination) if isinstance(node, ast.Name)):
+            pending += [binding.value for binding in self.model.bindings(name)
+                        if binding.kind is BindingKind.ASSIGNMENT and binding.value is not None]
+        named = {node.value for inner in pending for node in ast.walk(inner)
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                 and _EXTENSION.search(node.value)}
+        if not named:
+            return False
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        return any(
+            isinstance(other, ast.Call) and (other.lineno, other.col_offset) > end
+            and isinstance(other.func, ast.Attribute) and other.func.attr == "write"
+            and any(isinstance(node, ast.Constant) and node.value in named
+                    for argument in other.args for node in ast.walk(argument))
             for other in ast.walk(function))
 
     def _folder_listing_beside(self, call: ast.Call) -> ast.Call | None:

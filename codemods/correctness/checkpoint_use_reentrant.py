@@ -6,6 +6,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.test_code import is_test_path
 from torchfix.model.version_guards import older_branch_ceiling
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
@@ -18,6 +20,15 @@ FUNCTIONS = ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkp
 # (context_fn, debug, or arguments for the function) needs use_reentrant=False.
 REENTRANT_KEYWORDS = frozenset({"preserve_rng_state", "determinism_check", "early_stop"})
 SINCE = (1, 11)
+# Where the project puts its own function in torch.utils.checkpoint.checkpoint's place
+# (see `replaced_checkpoint`).
+REPLACED = "checkpoint-use-reentrant/replaced-checkpoint"
+# optimum-habana's trainer sets `torch.utils.checkpoint.checkpoint = lazy_mode_checkpointing`,
+# which turns use_reentrant=True into False (round 34): the keyword written at the calls
+# then says the opposite of what runs, and reviewers called the three safe fixes noise.
+REPLACED_MESSAGE = ("pass use_reentrant explicitly where the project's replacement of "
+                    "torch.utils.checkpoint.checkpoint ({where}) takes it: what the keyword "
+                    "does is up to that function")
 
 
 def _flag(value: object) -> bool:
@@ -90,6 +101,7 @@ class CheckpointUseReentrant(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         value = bool(file.option("use-reentrant", cls))
         floor = file.min_torch()
+        replaced: str | None = None  # read once per file, where a call needs it
         for call in _calls(file.tree):
             if file.semantic.qualified_name(call.func) not in FUNCTIONS:
                 continue
@@ -101,6 +113,18 @@ class CheckpointUseReentrant(Codemod):
                 # the branch a version check keeps for torch older than 1.11 (IOPaint's
                 # `else:` of `if is_torch_version(">=", "1.11.0")`, round 26): the
                 # keyword would break the only torch that runs it
+                continue
+            unpacked = _unpacked_elsewhere(file, call)
+            if unpacked is not None:
+                # the vendored HTSAT of laion-clap, in audioldm2, audiosr and msclap (rounds
+                # 33 and 34): `x = checkpoint.checkpoint(blk, x)` beside `x, attn = blk(x)`;
+                # reviewers called the keyword there noise three times
+                yield Finding(call, BROKEN_MESSAGE.format(line=unpacked), Safety.MANUAL)
+                continue
+            if replaced is None:
+                replaced = file.project.derived(REPLACED, str(file.project.root))
+            if replaced:
+                yield Finding(call, REPLACED_MESSAGE.format(where=replaced), Safety.MANUAL)
                 continue
             if floor is not None and floor < SINCE:
                 yield Finding(call, "pass use_reentrant explicitly (it needs torch >= 1.11, "
@@ -132,3 +156,70 @@ def _calls(tree: ast.Module) -> list[ast.Call]:
     names = ("checkpoint", "checkpoint_sequential")
     return [call for call in torch_calls(tree, names)
             if not any(k.arg in ("use_reentrant", None) for k in call.keywords)]
+
+
+BROKEN_MESSAGE = ("the checkpointed function returns a tuple, which line {line} unpacks and "
+                  "this branch assigns to one name: fix the branch before passing "
+                  "use_reentrant")
+
+
+def _unpacked_elsewhere(file: FileContext, call: ast.Call) -> int | None:
+    """The line of the `else:` arm's `x, attn = blk(x)` where `call` is `x =
+    checkpoint(blk, x)` in the `if` arm: the branch binds the tuple the function returns
+    to one name, and breaks the next step, keyword or not. None elsewhere."""
+    parent = file.semantic.parent(call)
+    if not (call.args and isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return None
+    branch = file.semantic.parent(parent)
+    if not isinstance(branch, ast.If) or parent not in branch.body:
+        return None
+    function = ast.dump(call.args[0])
+    for statement in branch.orelse:
+        if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Tuple) \
+                and isinstance(statement.value, ast.Call) \
+                and ast.dump(statement.value.func) == function:
+            return statement.lineno
+    return None
+
+
+def replaced_checkpoint(project: Project, root: str) -> str:
+    """Where the project's own code below `root` replaces torch.utils.checkpoint.checkpoint
+    ("path:line"; "" where it does not): `torch.utils.checkpoint.checkpoint = f` or
+    `setattr(torch.utils.checkpoint, "checkpoint", f)`. Tests aside. Only modules that
+    name `utils.checkpoint` are parsed; each file's answer is remembered by the scan memo."""
+    found = first_answer(project.memo(REPLACED.replace("/", "-")), project_modules(root),
+                         _replacing_line)
+    return "" if found is None else f"{found[0].relative_to(root).as_posix()}:{found[1]}"
+
+
+def _replacing_line(path: Path) -> int:
+    """The line of the module's first replacement of torch.utils.checkpoint.checkpoint;
+    0 where it has none."""
+    tree = parse_if_mentions(path, b"utils.checkpoint")
+    if tree is None:
+        return 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+                _dotted(target).endswith("utils.checkpoint.checkpoint")
+                for target in node.targets):
+            return node.lineno
+        if isinstance(node, ast.Call) and _dotted(node.func) == "setattr" and \
+                len(node.args) >= 2 and _dotted(node.args[0]).endswith("utils.checkpoint") \
+                and isinstance(node.args[1], ast.Constant) and node.args[1].value == "checkpoint":
+            return node.lineno
+    return 0
+
+
+def _dotted(node: ast.AST) -> str:
+    """`torch.utils.checkpoint.checkpoint` for that attribute chain; "" for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+register_derived_fact(REPLACED, replaced_checkpoint)
