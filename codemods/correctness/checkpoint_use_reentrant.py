@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from torchfix.model.ast_names import dotted_name
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.test_code import is_test_path
@@ -70,8 +71,11 @@ class CheckpointUseReentrant(Codemod):
     (`context_fn=`, arguments for the function) only works with `use_reentrant=False`
     and is reported; one that passes `**kwargs` is left alone. The keyword needs torch
     1.11: below the project's torch floor the call is reported, and where the project's
-    dependency files name no torch at all, `use_reentrant=True` is unsafe too. TorchFix code: TOR003
-    (TorchFix's fix wrote `use_reentrant=False`).
+    dependency files name no torch at all, `use_reentrant=True` is unsafe too. Reported:
+    every call in a project that puts its own function in
+    `torch.utils.checkpoint.checkpoint`'s place (what the keyword means is up to it), and
+    `x = checkpoint(blk, x)` whose `else:` unpacks `x, attn = blk(x)` (a broken branch).
+    TorchFix code: TOR003 (TorchFix's fix wrote `use_reentrant=False`).
     """
 
     name = "checkpoint-use-reentrant"
@@ -201,25 +205,15 @@ def _replacing_line(path: Path) -> int:
         return 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(
-                _dotted(target).endswith("utils.checkpoint.checkpoint")
+                (dotted_name(target) or "").endswith("utils.checkpoint.checkpoint")
                 for target in node.targets):
             return node.lineno
-        if isinstance(node, ast.Call) and _dotted(node.func) == "setattr" and \
-                len(node.args) >= 2 and _dotted(node.args[0]).endswith("utils.checkpoint") \
-                and isinstance(node.args[1], ast.Constant) and node.args[1].value == "checkpoint":
+        if isinstance(node, ast.Call) and dotted_name(node.func) == "setattr" and \
+                len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and \
+                node.args[1].value == "checkpoint" and \
+                (dotted_name(node.args[0]) or "").endswith("utils.checkpoint"):
             return node.lineno
     return 0
-
-
-def _dotted(node: ast.AST) -> str:
-    """`torch.utils.checkpoint.checkpoint` for that attribute chain; "" for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    return ".".join([node.id, *reversed(parts)])
 
 
 register_derived_fact(REPLACED, replaced_checkpoint)
