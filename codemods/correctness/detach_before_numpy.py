@@ -1013,8 +1013,29 @@ class _Tensors:
             return Grad.YES
         built = self.classes.self_attribute(attribute)
         if built and all(name in PARAMETER for name in built):
-            return Grad.YES
+            return Grad.NO if self._frozen_parameter(attribute.attr) else Grad.YES
         return Grad.UNKNOWN
+
+    def _frozen_parameter(self, name: str) -> bool:
+        """Whether every `self.<name> = nn.Parameter(...)` of this module passes
+        `requires_grad=False` (pyhealth's `self.ddi_adj = nn.Parameter(ddi_adj,
+        requires_grad=False)`, a constant kept on the module's device; round 35's reviewer
+        called its `.detach()` noise). A class defined elsewhere is not looked into."""
+        found = False
+        for statement in nodes_of(self.file.tree, ast.Assign):
+            value = statement.value
+            if not (isinstance(value, ast.Call)
+                    and self.model.qualified_name(value.func) in PARAMETER
+                    and any(isinstance(target, ast.Attribute) and target.attr == name
+                            for target in statement.targets)):
+                continue
+            flag = next((self.model.literal(k.value) for k in value.keywords
+                         if k.arg == "requires_grad"),
+                        self.model.literal(value.args[1]) if len(value.args) > 1 else None)
+            if flag is not False:
+                return False
+            found = True
+        return found
 
     def computed_here(self, expr: ast.expr, depth: int) -> bool:
         """Whether `expr` is what a call in this function returned (a model's output, a
