@@ -2479,21 +2479,25 @@ class _Facts:
             return other_field != field_name or not _leaves(block[index + 1:other_index])
         return True
 
+    def _calls_after(self, call: ast.Call) -> Iterator[ast.Call]:
+        """The calls of the function enclosing `call` that come after it in the text (the
+        code that runs once the save is done, where a commit would be)."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        for other in ast.walk(function):
+            if isinstance(other, ast.Call) and (other.lineno, other.col_offset) > end:
+                yield other
+
     def _linked_after(self, call: ast.Call) -> bool:
         """Whether the function points a symlink at what it saved, after the save
         (`os.symlink(save_basename, link_name)`, `Path.symlink_to`): wavegrad's and
         diffwave's learners (round 31) write a new `weights-{step}.pt` and only then
         repoint `weights.pt`, which resumes read: the link is their commit."""
-        function = self.model.enclosing_function(call)
-        if function is None:
-            return False
-        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
-        return any(
-            isinstance(other, ast.Call) and (other.lineno, other.col_offset) > end
-            and (self.model.qualified_name(other.func) == "os.symlink"
-                 or (isinstance(other.func, ast.Attribute)
-                     and other.func.attr == "symlink_to"))
-            for other in ast.walk(function))
+        return any(self.model.qualified_name(other.func) == "os.symlink"
+                   or (isinstance(other.func, ast.Attribute) and other.func.attr == "symlink_to")
+                   for other in self._calls_after(call))
 
     def _named_by_pointer_after(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the function, after the save, writes the saved file's name into another
@@ -2502,9 +2506,6 @@ class _Facts:
         clearvoice's pointer to the latest checkpoint (round 34). Readers follow the
         pointer, which names the new file only once it is complete: it commits the save,
         as a symlink or a marker does."""
-        function = self.model.enclosing_function(call)
-        if function is None:
-            return False
         pending: list[ast.AST] = [destination]
         for name in (node for node in ast.walk(destination) if isinstance(node, ast.Name)):
             pending += [binding.value for binding in self.model.bindings(name)
@@ -2512,15 +2513,11 @@ class _Facts:
         named = {node.value for inner in pending for node in ast.walk(inner)
                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
                  and _EXTENSION.search(node.value)}
-        if not named:
-            return False
-        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
-        return any(
-            isinstance(other, ast.Call) and (other.lineno, other.col_offset) > end
-            and isinstance(other.func, ast.Attribute) and other.func.attr == "write"
+        return bool(named) and any(
+            isinstance(other.func, ast.Attribute) and other.func.attr == "write"
             and any(isinstance(node, ast.Constant) and node.value in named
                     for argument in other.args for node in ast.walk(argument))
-            for other in ast.walk(function))
+            for other in self._calls_after(call))
 
     def _folder_listing_beside(self, call: ast.Call) -> ast.Call | None:
         """The first call listing a folder's entries (`os.scandir(path)`, `glob.glob`,

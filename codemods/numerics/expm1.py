@@ -101,8 +101,7 @@ def _large_constant(x: ast.expr) -> bool:
             x = x.args[1]
         elif called == "tensor":
             x = x.args[0]
-    sign = 1
     if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub | ast.UAdd):
-        sign, x = (-1 if isinstance(x.op, ast.USub) else 1), x.operand
+        x = x.operand  # the distance from 0 is the same either side
     return (isinstance(x, ast.Constant) and type(x.value) in (int, float)
-            and abs(sign * x.value) >= LARGE_CONSTANT)
+            and abs(x.value) >= LARGE_CONSTANT)
