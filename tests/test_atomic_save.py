@@ -32,7 +32,9 @@ PACKAGE = {
     "trainlib/checkpoints.py": (
         "import os\n\nimport torch\n\n\n"
         "def save_checkpoint(model, folder):\n"
-        "    torch.save(model.state_dict(), os.path.join(folder, 'checkpoint.pt'))\n"
+        "    torch.save(model.state_dict(), os.path.join(folder, 'checkpoint.pt'))\n\n\n"
+        "def fit(model, folder):\n"
+        "    save_checkpoint(model, folder)\n"
     ),
     "trainlib/rl/__init__.py": "",
     "trainlib/rl/agent.py": (
@@ -132,7 +134,9 @@ IMPORT_LAYOUTS = {
     ),
     "crlf_newlines": "import sys\r\n\r\nimport torch\r\n",
 }
-SAVE = "\n\ndef save_checkpoint(model, path):\n    torch.save(model.state_dict(), path)\n"
+# A saver and its caller: a saver nothing in the project names is an unsafe fix.
+SAVE = ("\n\ndef save_checkpoint(model, path):\n    torch.save(model.state_dict(), path)\n"
+        "\n\ndef fit(model, path):\n    save_checkpoint(model, path)\n")
 
 
 @pytest.mark.parametrize("layout", sorted(IMPORT_LAYOUTS))
@@ -560,6 +564,29 @@ def test_auto_helper_follows_the_package_count_through_the_cache(tmp_path: Path)
     assert "def _torchfix_atomic_save(" not in second.stdout
 
 
+def test_a_saver_becomes_safe_once_another_module_calls_it(tmp_path: Path) -> None:
+    # torchlaplace's vendored `save_checkpoint` (round 35): nothing names it, so whether a
+    # run resumes from its file is unknown; a caller added later in another module
+    # changes the project-wide count, and the cached result is not reused
+    saver = ("import torch\n\n\ndef save_checkpoint(model, path):\n"
+             "    torch.save(model.state_dict(), path)\n")
+    write_files(tmp_path, {"trainlib/__init__.py": "", "trainlib/checkpoints.py": saver})
+    first = torchfix("check", "--show-all", ".", cwd=tmp_path)
+    assert "nothing in the project names save_checkpoint()" in first.stdout
+    assert "[unsafe fix: --unsafe-fixes applies it]" in first.stdout
+    assert torchfix("apply", ".", cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "trainlib/checkpoints.py").read_text() == saver
+    write_files(tmp_path, {"trainlib/train.py": (
+        "from trainlib.checkpoints import save_checkpoint\n\n\n"
+        "def fit(model, path):\n    save_checkpoint(model, path)\n")})
+    second = torchfix("check", "--show-all", ".", cwd=tmp_path)
+    assert "nothing in the project names" not in second.stdout
+    assert "[unsafe fix" not in second.stdout
+    assert torchfix("apply", ".", cwd=tmp_path).exit_code == 0
+    assert "_torchfix_atomic_save(model.state_dict(), path)" in \
+        (tmp_path / "trainlib/checkpoints.py").read_text()
+
+
 # -- atomic-save and load-weights-only, in one run or one after the other ------------------
 
 FLOWS = (
@@ -704,7 +731,9 @@ def test_a_file_the_caller_chooses_is_an_unsafe_fix(tmp_path: Path) -> None:
             "    def load(self, path):\n"
             "        self.load_state_dict(torch.load(path, weights_only=True))\n\n\n"
             "def save_checkpoint(model, path):\n"
-            "    torch.save(model.state_dict(), path)\n"
+            "    torch.save(model.state_dict(), path)\n\n\n"
+            "def fit(model, path):\n"
+            "    save_checkpoint(model, path)\n"
         ),
     })
     assert _atomic_safety(tmp_path) == {"lib/model.py:6": "unsafe", "lib/model.py:13": "safe"}
@@ -718,7 +747,9 @@ def test_a_lone_atomic_save_beside_one_left_in_place_is_unsafe(tmp_path: Path) -
             "import torch\n\n\n"
             "def finish(model, optimizer, folder):\n"
             "    torch.save(model.state_dict(), f'{folder}/export.bin')\n"
-            "    torch.save(optimizer.state_dict(), f'{folder}/checkpoint.pt')\n"
+            "    torch.save(optimizer.state_dict(), f'{folder}/checkpoint.pt')\n\n\n"
+            "def main(model, optimizer, folder):\n"
+            "    finish(model, optimizer, folder)\n"
         ),
     })
     from torchfix.api import check_paths
@@ -741,7 +772,9 @@ def test_a_package_under_a_namespace_folder_imports_the_helper_relatively(
         "autogluon/tabular/models/callbacks.py": (
             "import torch\n\n\n"
             "def save_checkpoint(model, folder):\n"
-            "    torch.save(model.state_dict(), f'{folder}/checkpoint.pt')\n"
+            "    torch.save(model.state_dict(), f'{folder}/checkpoint.pt')\n\n\n"
+            "def fit(model, folder):\n"
+            "    save_checkpoint(model, folder)\n"
         ),
     })
     result = torchfix("apply", "--jobs", "1", ".", cwd=tmp_path)

@@ -33,6 +33,10 @@ def resume_other(thing, ckpt):
 
 def save_checkpoint(model, path):
     torch.save(model.state_dict(), path)
+
+
+def fit(model, path):
+    save_checkpoint(model, path)
 '''
 # Unparsable, and holding what a codemod looks for (files without are never parsed).
 BROKEN = "def f(model):\n    model.load_state_dict(\n"

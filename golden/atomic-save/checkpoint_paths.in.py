@@ -24,3 +24,15 @@ def save_best(model, run_dir):
 def save_epoch(model, epoch):
     torch.save(model.state_dict(), CHECKPOINT_DIR / f"epoch_{epoch:03d}.pt")
     torch.save(model.state_dict(), f"{CHECKPOINT_DIR}/last.pt")  # what resume() reads
+
+
+def run_save_checkpoint(model, optimizer, epoch, path):
+    save_checkpoint(model, optimizer, epoch, path)
+
+
+def run_save_best(model, run_dir):
+    save_best(model, run_dir)
+
+
+def run_save_epoch(model, epoch):
+    save_epoch(model, epoch)

@@ -85,3 +85,15 @@ def save_epoch(model, epoch):
     _torchfix_atomic_save(
         model.state_dict(), f"{CHECKPOINT_DIR}/last.pt"
     )  # what resume() reads
+
+
+def run_save_checkpoint(model, optimizer, epoch, path):
+    save_checkpoint(model, optimizer, epoch, path)
+
+
+def run_save_best(model, run_dir):
+    save_best(model, run_dir)
+
+
+def run_save_epoch(model, epoch):
+    save_epoch(model, epoch)

@@ -12,3 +12,11 @@ def merge_shards(shards, output_dir):
 def save_checkpoint(trainer, output_dir):
     for step in trainer.steps():
         torch.save(trainer.state_dict(), os.path.join(output_dir, f"step-{step}.pt"))
+
+
+def run_merge_shards(shards, output_dir):
+    merge_shards(shards, output_dir)
+
+
+def run_save_checkpoint(trainer, output_dir):
+    save_checkpoint(trainer, output_dir)

@@ -72,3 +72,11 @@ def save_checkpoint(trainer, output_dir):
         _torchfix_atomic_save(
             trainer.state_dict(), os.path.join(output_dir, f"step-{step}.pt")
         )
+
+
+def run_merge_shards(shards, output_dir):
+    merge_shards(shards, output_dir)
+
+
+def run_save_checkpoint(trainer, output_dir):
+    save_checkpoint(trainer, output_dir)

@@ -76,3 +76,11 @@ def export_for_serving(model, out_dir):
 
 def save_checkpoint(model, path):
     _torchfix_atomic_save(model.state_dict(), path)
+
+
+def run_export_for_serving(model, out_dir):
+    export_for_serving(model, out_dir)
+
+
+def run_save_checkpoint(model, path):
+    save_checkpoint(model, path)

@@ -15,3 +15,11 @@ def save_model(model, model_ckpt_dir):
 def save_checkpoint(model, ckpt_dir, old_dir):
     shutil.rmtree(old_dir)  # another folder: the checkpoint's own is kept
     torch.save(model.state_dict(), Path(ckpt_dir) / "state_dict.pt")
+
+
+def run_save_model(model, model_ckpt_dir):
+    save_model(model, model_ckpt_dir)
+
+
+def run_save_checkpoint(model, ckpt_dir, old_dir):
+    save_checkpoint(model, ckpt_dir, old_dir)

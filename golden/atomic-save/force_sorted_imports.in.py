@@ -13,3 +13,7 @@ import torch
 
 def save_checkpoints(checkpoints: Optional[dict], folder: str) -> None:
     torch.save(checkpoints, os.path.join(folder, "checkpoints.pt"))
+
+
+def run_save_checkpoints(checkpoints, folder):
+    save_checkpoints(checkpoints, folder)

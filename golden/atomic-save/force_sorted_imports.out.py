@@ -71,3 +71,7 @@ def _torchfix_atomic_save(
 
 def save_checkpoints(checkpoints: Optional[dict], folder: str) -> None:
     _torchfix_atomic_save(checkpoints, os.path.join(folder, "checkpoints.pt"))
+
+
+def run_save_checkpoints(checkpoints, folder):
+    save_checkpoints(checkpoints, folder)

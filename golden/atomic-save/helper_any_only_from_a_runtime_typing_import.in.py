@@ -15,3 +15,7 @@ if TYPE_CHECKING:
 
 def save_checkpoint(state: "AnyValue", folder: str, extra: Any) -> None:
     torch.save(state, os.path.join(folder, "checkpoint.pt"))
+
+
+def run_save_checkpoint(state, folder, extra):
+    save_checkpoint(state, folder, extra)

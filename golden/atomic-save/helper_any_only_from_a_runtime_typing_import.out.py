@@ -73,3 +73,7 @@ def _torchfix_atomic_save(
 
 def save_checkpoint(state: "AnyValue", folder: str, extra: Any) -> None:
     _torchfix_atomic_save(state, os.path.join(folder, "checkpoint.pt"))
+
+
+def run_save_checkpoint(state, folder, extra):
+    save_checkpoint(state, folder, extra)

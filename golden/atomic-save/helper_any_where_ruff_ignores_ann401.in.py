@@ -5,3 +5,7 @@ import torch
 
 def save_checkpoint(model: torch.nn.Module, path: str) -> None:
     torch.save(model.state_dict(), path)
+
+
+def run_save_checkpoint(model, path):
+    save_checkpoint(model, path)

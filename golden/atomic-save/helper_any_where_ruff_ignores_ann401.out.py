@@ -65,3 +65,7 @@ def _torchfix_atomic_save(
 
 def save_checkpoint(model: torch.nn.Module, path: str) -> None:
     _torchfix_atomic_save(model.state_dict(), path)
+
+
+def run_save_checkpoint(model, path):
+    save_checkpoint(model, path)

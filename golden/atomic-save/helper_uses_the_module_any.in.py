@@ -9,3 +9,7 @@ import torch
 
 def save_checkpoint(state: Any, folder: str) -> None:
     torch.save(state, os.path.join(folder, "checkpoint.pt"))
+
+
+def run_save_checkpoint(state, folder):
+    save_checkpoint(state, folder)

@@ -66,3 +66,7 @@ def _torchfix_atomic_save(
 
 def save_checkpoint(state: Any, folder: str) -> None:
     _torchfix_atomic_save(state, os.path.join(folder, "checkpoint.pt"))
+
+
+def run_save_checkpoint(state, folder):
+    save_checkpoint(state, folder)

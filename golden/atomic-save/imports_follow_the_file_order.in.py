@@ -13,3 +13,7 @@ import torch
 def save_checkpoint(checkpoint: Dict, path: str, hook: Callable) -> None:
     hook(collections.OrderedDict(), os.path.basename(path), re.escape(path))
     torch.save(checkpoint, path)
+
+
+def run_save_checkpoint(checkpoint, path, hook):
+    save_checkpoint(checkpoint, path, hook)

@@ -71,3 +71,7 @@ def _torchfix_atomic_save(
 def save_checkpoint(checkpoint: Dict, path: str, hook: Callable) -> None:
     hook(collections.OrderedDict(), os.path.basename(path), re.escape(path))
     _torchfix_atomic_save(checkpoint, path)
+
+
+def run_save_checkpoint(checkpoint, path, hook):
+    save_checkpoint(checkpoint, path, hook)

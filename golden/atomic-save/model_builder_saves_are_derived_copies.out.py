@@ -83,3 +83,7 @@ def load_embedding(output_dir):
 def save_checkpoint(model, optimizer, step, checkpoint_dir):
     _torchfix_atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                            "step": step}, os.path.join(checkpoint_dir, "checkpoint.pt"))
+
+
+def run_save_checkpoint(model, optimizer, step, checkpoint_dir):
+    save_checkpoint(model, optimizer, step, checkpoint_dir)

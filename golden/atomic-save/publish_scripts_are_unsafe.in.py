@@ -7,3 +7,7 @@ def process_checkpoint(in_file, out_file):
     if "optimizer" in checkpoint:
         del checkpoint["optimizer"]
     torch.save(checkpoint, out_file)
+
+
+def run_process_checkpoint(in_file, out_file):
+    process_checkpoint(in_file, out_file)

@@ -37,3 +37,23 @@ def save(model, path):
 
 def write_features(features, out_file):
     torch.save(features, out_file)
+
+
+def run_save_checkpoint(model, path):
+    save_checkpoint(model, path)
+
+
+def run_save_weights(model, out_dir):
+    save_weights(model, out_dir)
+
+
+def run_save_state(model, optimizer, path):
+    save_state(model, optimizer, path)
+
+
+def run_train(model, loader, epochs, path):
+    train(model, loader, epochs, path)
+
+
+def run_write_features(features, out_file):
+    write_features(features, out_file)

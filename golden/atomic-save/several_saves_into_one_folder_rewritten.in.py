@@ -43,3 +43,23 @@ def save_or_fall_back(model, checkpoint_dir):
         model.save_pretrained(checkpoint_dir)
     except AttributeError:
         torch.save(model.state_dict(), os.path.join(checkpoint_dir, "model.pt"))
+
+
+def run_save_checkpoint(model, optimizer, folder):
+    save_checkpoint(model, optimizer, folder)
+
+
+def run_export_model(model, path, use_safetensors):
+    export_model(model, path, use_safetensors)
+
+
+def run_save_for_both(model, state, hf_dir, checkpoint_path):
+    save_for_both(model, state, hf_dir, checkpoint_path)
+
+
+def run_save_with_config(model, checkpoint_dir):
+    save_with_config(model, checkpoint_dir)
+
+
+def run_save_or_fall_back(model, checkpoint_dir):
+    save_or_fall_back(model, checkpoint_dir)

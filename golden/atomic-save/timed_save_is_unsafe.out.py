@@ -71,3 +71,11 @@ def measure_write(state, path, stats):
 def save_and_log(state, ckpt_path, logger):
     _torchfix_atomic_save(state, ckpt_path)
     logger.info("saved %s at %.0f", ckpt_path, time.time())
+
+
+def run_measure_write(state, path, stats):
+    measure_write(state, path, stats)
+
+
+def run_save_and_log(state, ckpt_path, logger):
+    save_and_log(state, ckpt_path, logger)

@@ -7,3 +7,7 @@ def run(agent, env, steps, path):
         agent.learn(env)
         if step % 1000 == 0:
             torch.save(agent.policy.state_dict(), path)
+
+
+def main(agent, env, steps, path):
+    run(agent, env, steps, path)

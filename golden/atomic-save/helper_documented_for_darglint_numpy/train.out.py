@@ -77,3 +77,7 @@ def _torchfix_atomic_save(
 
 def save_checkpoint(model, path):
     _torchfix_atomic_save(model.state_dict(), path)
+
+
+def run_save_checkpoint(model, path):
+    save_checkpoint(model, path)

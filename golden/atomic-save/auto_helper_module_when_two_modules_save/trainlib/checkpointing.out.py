@@ -20,3 +20,11 @@ def save_checkpoint(model, optimizer, step, config: RunConfig):
 
 def save_best(model, config: RunConfig):
     atomic_save(model.state_dict(), os.path.join(config.output_dir, "best.pt"))
+
+
+def run_save_checkpoint(model, optimizer, step, config):
+    save_checkpoint(model, optimizer, step, config)
+
+
+def run_save_best(model, config):
+    save_best(model, config)

@@ -16,3 +16,11 @@ def save_checkpoint(model, save_dir):
     """The project's own model saver (TinyModel.save_pretrained): maybe a wrapper."""
     model.save_pretrained(save_dir)
     torch.save(model.state_dict(), os.path.join(save_dir, "pytorch_model.bin"))
+
+
+def run_save_quantized(model, save_dir):
+    save_quantized(model, save_dir)
+
+
+def run_save_checkpoint(model, save_dir):
+    save_checkpoint(model, save_dir)

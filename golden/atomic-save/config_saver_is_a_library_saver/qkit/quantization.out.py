@@ -76,3 +76,11 @@ def save_checkpoint(model, save_dir):
     _torchfix_atomic_save(
         model.state_dict(), os.path.join(save_dir, "pytorch_model.bin")
     )
+
+
+def run_save_quantized(model, save_dir):
+    save_quantized(model, save_dir)
+
+
+def run_save_checkpoint(model, save_dir):
+    save_checkpoint(model, save_dir)

@@ -64,3 +64,7 @@ def _torchfix_atomic_save(
 def save_best_checkpoint(model, path):
     for _ in range(2):
         _torchfix_atomic_save(model.state_dict(), path)
+
+
+def run_save_best_checkpoint(model, path):
+    save_best_checkpoint(model, path)

@@ -10,3 +10,7 @@ def train(model, optimizer, steps, path):
     for _ in range(steps):
         optimizer.step()
         torch.save({"trainer": trainer.state_dict()}, path)
+
+
+def run_train(model, optimizer, steps, path):
+    train(model, optimizer, steps, path)

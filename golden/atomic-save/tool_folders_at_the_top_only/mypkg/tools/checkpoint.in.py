@@ -8,3 +8,7 @@ def train(model, optimizer, loader, epochs, path):
             model(batch).mean().backward()
             optimizer.step()
         torch.save({"model": model.state_dict(), "epoch": epoch}, path)
+
+
+def run_train(model, optimizer, loader, epochs, path):
+    train(model, optimizer, loader, epochs, path)

@@ -68,3 +68,7 @@ def train(model, optimizer, loader, epochs, path):
             model(batch).mean().backward()
             optimizer.step()
         _torchfix_atomic_save({"model": model.state_dict(), "epoch": epoch}, path)
+
+
+def run_train(model, optimizer, loader, epochs, path):
+    train(model, optimizer, loader, epochs, path)

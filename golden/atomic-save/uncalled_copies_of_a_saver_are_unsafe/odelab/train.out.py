@@ -1,0 +1,12 @@
+from odelab._torchfix_atomic_save import atomic_save
+
+
+def save_checkpoint(model, optimizer, epoch, path):
+    atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                 "epoch": epoch}, path)
+
+
+def fit(model, optimizer, epochs, path):
+    for epoch in range(epochs):
+        model.train_epoch(optimizer)
+        save_checkpoint(model, optimizer, epoch, path)
