@@ -136,20 +136,29 @@ def _bounded(model: SemanticModel, expr: ast.expr, depth: int) -> bool:
     return False
 
 
-def _configuration(model: SemanticModel, expr: ast.expr) -> bool:
-    """Arithmetic on literals, constants and parameters with a literal default
-    (`0.5 * logsnr_max` in `def schedule(logsnr_max=18.0)`): settings, not data."""
+def _configuration(model: SemanticModel, expr: ast.expr, depth: int = 3) -> bool:
+    """Arithmetic on literals, constants, parameters with a literal default (`0.5 *
+    logsnr_max` in `def schedule(logsnr_max=18.0)`) and names assigned once from such
+    arithmetic (`logsnr_max = 18.0` in the function: diffsynth's schedule, round 35):
+    settings, not data."""
     if model.literal(expr) is not NOT_LITERAL:
         return True
+    if depth < 0:
+        return False
     if isinstance(expr, ast.UnaryOp):
-        return _configuration(model, expr.operand)
+        return _configuration(model, expr.operand, depth)
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult,
                                                              ast.Div)):
-        return _configuration(model, expr.left) and _configuration(model, expr.right)
+        return _configuration(model, expr.left, depth) and \
+            _configuration(model, expr.right, depth)
     if isinstance(expr, ast.Name):
         found = model.bindings(expr)
-        return len(found) == 1 and found[0].kind is BindingKind.PARAMETER and \
-            found[0].value is not None and model.literal(found[0].value) is not NOT_LITERAL
+        if len(found) != 1 or found[0].value is None:
+            return False
+        if found[0].kind is BindingKind.PARAMETER:
+            return model.literal(found[0].value) is not NOT_LITERAL
+        return found[0].kind is BindingKind.ASSIGNMENT and not found[0].augmented and \
+            _configuration(model, found[0].value, depth - 1)
     return False
 
 

@@ -36,3 +36,13 @@ def guarded(x):
 def sigma_bounds(logsnr_min: float = -15.0, logsnr_max: float = 18.0):
     # Settings with literal defaults, not data: not worth a clamp.
     return 1.0 / (1.0 + math.exp(0.5 * logsnr_max)), 1.0 / (1.0 + math.exp(0.5 * logsnr_min))
+
+
+def ideogram_bounds(num_pixels: int, mu: float = 0.0):
+    # Settings assigned once from literals: still not data.
+    mean = mu + 0.5 * math.log(num_pixels / (512 * 512))
+    logsnr_min = -15.0
+    logsnr_max = 18.0
+    t_min = 1.0 / (1 + math.exp(0.5 * logsnr_max))
+    t_max = 1.0 / (1 + math.exp(0.5 * logsnr_min))
+    return mean, t_min, t_max
