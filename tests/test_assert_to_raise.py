@@ -398,9 +398,9 @@ def test_the_raises_convention_is_confirmed_on_warm_runs(tmp_path, cli, monkeypa
     decided: list[Path] = []
     original = engine.process_source
 
-    def counting(data, path, settings, *rest):
+    def counting(data, path, settings, *rest, **options):
         decided.append(path)
-        return original(data, path, settings, *rest)
+        return original(data, path, settings, *rest, **options)
 
     monkeypatch.setattr(engine, "process_source", counting)
     (tmp_path / "pkg").mkdir()

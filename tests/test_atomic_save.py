@@ -388,6 +388,21 @@ def _rewritten_lines(source: str, path: str = "trainlib/train.py") -> list[int]:
     return sorted(f.line for f in fixed.findings if f.applies)
 
 
+def test_an_evaluation_folder_holds_scores_unless_a_model_is_saved_there() -> None:
+    # DETR's main.py (table-transformer, round 36): COCO scores into `eval/latest.pth`
+    source = (
+        "import torch\n\n\n"
+        "def log_scores(evaluator, output_dir, epochs):\n"
+        "    for epoch in range(epochs):\n"
+        "        torch.save(evaluator.coco_eval['bbox'].eval, output_dir / 'eval' / 'latest.pth')\n"
+        "\n\n"
+        "def keep_model(model, output_dir, epochs):\n"
+        "    for epoch in range(epochs):\n"
+        "        torch.save(model.state_dict(), output_dir / 'eval' / 'latest.pth')\n"
+    )
+    assert _rewritten_lines(source) == [11]
+
+
 def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
     source = (
         "import torch\n\n\n"

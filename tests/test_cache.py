@@ -17,9 +17,9 @@ def parses(monkeypatch) -> list[Path]:
     seen: list[Path] = []
     original = engine.process_source
 
-    def counting(data, path, settings, *rest):
+    def counting(data, path, settings, *rest, **options):
         seen.append(path)
-        return original(data, path, settings, *rest)
+        return original(data, path, settings, *rest, **options)
 
     monkeypatch.setattr(engine, "process_source", counting)
     return seen

@@ -1364,6 +1364,11 @@ class _Decider:
         if isinstance(narrowed, ast.Name) and narrowed.id in defaulted:
             yield (f"a check on `{narrowed.id}` with no message, after giving it a default: "
                    "written to narrow its type, not to check input"), True
+        if node.msg is None and _checks_for_nan(node.test, self.model):
+            # llama-models' `assert not torch.isnan(encoded_patches_proj).any()` (round 36)
+            yield ("checks a tensor for NaN or infinity, with no message: a numerical "
+                   "sanity check of what the model computed, the kind python -O is meant "
+                   "to remove, not a check of input"), True
         if _reads_tensor_values(node.test, self.model):
             yield ("checks tensor values: the raise keeps a device sync that -O removed and "
                    "breaks the torch.compile graph"), False
@@ -2676,12 +2681,28 @@ def _always_false(test: ast.expr) -> bool:
     return isinstance(test, ast.Constant) and not test.value
 
 
+# Functions and methods that find NaN or infinite elements of a tensor.
+NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf"})
+
+
+def _checks_for_nan(test: ast.expr, model: SemanticModel) -> bool:
+    """Whether the condition looks for NaN or infinite tensor elements (`torch.isnan(x)`,
+    `x.isfinite().all()`); `math.isnan` and NumPy's test host values."""
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        and node.func.attr in NAN_CHECKS
+        and not (model.qualified_name(node.func) or "").startswith(("numpy.", "math."))
+        for node in ast.walk(test)
+    )
+
+
 def _reads_tensor_values(test: ast.expr, model: SemanticModel) -> bool:
     """Whether the condition reads values of a tensor (`x.isfinite().all()`,
-    `torch.any(mask)`); NumPy's functions (`np.all(np.diff(ids) >= 0)`: boltz, round 16)
-    run on the host and sync no device, and so do pandas' in a module that imports pandas
-    and never torch (py-tgb's `df.u.max() - df.u.min()` on a DataFrame's columns, round 30,
-    whose message about a device sync its reviewer found false)."""
+    `torch.any(mask)`); `math.isnan` tests a float, and NumPy's functions
+    (`np.all(np.diff(ids) >= 0)`: boltz, round 16) run on the host and sync no device,
+    and so do pandas' in a module that imports pandas and never torch (py-tgb's
+    `df.u.max() - df.u.min()` on a DataFrame's columns, round 30, whose message about a
+    device sync its reviewer found false)."""
     imported = {(binding.qualified_name or "").split(".", 1)[0]
                 for binding in model.imported_names()}
     if "pandas" in imported and "torch" not in imported:
@@ -2690,7 +2711,7 @@ def _reads_tensor_values(test: ast.expr, model: SemanticModel) -> bool:
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr in TENSOR_VALUE_FUNCTIONS
-        and not (model.qualified_name(node.func) or "").startswith("numpy.")
+        and not (model.qualified_name(node.func) or "").startswith(("numpy.", "math."))
         for node in ast.walk(test)
     )
 

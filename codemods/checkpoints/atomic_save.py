@@ -329,6 +329,8 @@ INFERENCE_WORDS = frozenset({"predict", "embed", "infer", "inference"})
 PER_FILE_ENDINGS = frozenset({("to", "file"), ("to", "files")})
 # Words of a saved value that is training state, not an output: the model, its weights,
 # an optimizer or a scheduler (a state_dict() says "state").
+# Words of a destination that holds an evaluation's output, not training state.
+EVALUATION_WORDS = frozenset({"eval", "evals", "evaluation", "evaluations"})
 STATE_WORDS = CHECKPOINT_WORDS | frozenset(
     {"module", "net", "network", "optim", "optimizer", "params", "parameters", "scheduler"}
 )
@@ -1851,7 +1853,8 @@ class _Facts:
     def _is_recreatable(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes a file that a crash costs only a re-run, not a
         checkpoint: a result, metrics, cached features or embeddings (named so in the
-        destination, unless it also says checkpoint or model), a cache filled where it is
+        destination, unless it also says checkpoint or model), an evaluation's output (an
+        `eval` folder, a value holding no model or optimizer), a cache filled where it is
         missing (`if not os.path.exists(path): ...; torch.save(x, path)`), or a
         one-shot output of a script: a save outside any loop at module level, under
         `if __name__ == "__main__":`, or in a `main` or CLI-command function; or an
@@ -1860,6 +1863,11 @@ class _Facts:
         if words & RESULT_WORDS and not words & CHECKPOINT_WORDS and \
                 not self._part_of_a_checkpoint(destination, call):
             return True
+        if words & EVALUATION_WORDS and not words & CHECKPOINT_WORDS and call.args and \
+                not isinstance(call.args[0], ast.Starred) and \
+                not _words_in(call.args[0]) & STATE_WORDS:
+            return True  # DETR's `torch.save(coco_evaluator.coco_eval["bbox"].eval,
+            # output_dir / "eval" / "latest.pth")`: evaluation scores (round 36)
         if self._fills_cache(destination, call):
             return True
         return self._once_in_a_script(call) or self._is_inference_output(call) or \

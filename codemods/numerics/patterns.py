@@ -84,6 +84,9 @@ WHOLE_KEEPING_CALLS = frozenset({"abs", "sign", "stack", "cat", "meshgrid", "rea
                                  "long", "int", "to", "clone", "detach", "tensor",
                                  "as_tensor", "cumsum", "sum", "max", "min", "round",
                                  "floor", "ceil", "clamp", "expand"})
+# Calls that round whatever they are handed to whole numbers (`torch.floor(pos / 8192)`:
+# llama-models' attention temperature, round 36), unless told to keep decimals.
+ROUNDING_CALLS = frozenset({"floor", "ceil", "trunc", "round", "fix"})
 _WHOLE_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 _WHOLE_DEPTH = 12
 
@@ -119,6 +122,11 @@ def whole_valued(file: FileContext, node: ast.expr, depth: int = 0) -> bool:
         return False
     called = node.func.attr if isinstance(node.func, ast.Attribute) else (
         node.func.id if isinstance(node.func, ast.Name) else "")
+    if called in ROUNDING_CALLS and not any(keyword.arg == "decimals"
+                                            for keyword in node.keywords) and \
+            len(node.args) <= (0 if isinstance(node.func, ast.Attribute)
+                               and not _is_module(file, node.func.value) else 1):
+        return True  # `x.round(2)` and `round(x, 2)` keep decimals; `torch.round(x)` not
     if called in WHOLE_NUMBER_CALLS:
         # `torch.arange(0, 1, 0.1)` holds fractions; `torch.arange(n, dtype=torch.float)`
         # still whole numbers

@@ -15,6 +15,12 @@ def evaluate(model, loader, run_name):
     torch.save(accuracy, f"run_results_{run_name}.pt")
 
 
+def log_evaluation(coco_evaluator, output_dir: Path, epoch):
+    (output_dir / "eval").mkdir(exist_ok=True)
+    for name in ["latest.pth", f"{epoch:03}.pth"]:
+        torch.save(coco_evaluator.coco_eval["bbox"].eval, output_dir / "eval" / name)
+
+
 def text_embeddings(model, texts, cache_path: Path):
     if cache_path.exists():
         return torch.load(cache_path)

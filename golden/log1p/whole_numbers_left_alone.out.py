@@ -26,3 +26,12 @@ def fractional_steps():
 def penalty(ratio):
     ratio = ratio.abs()
     return torch.log1p(ratio)
+
+
+def attention_temperature(seq_positions, floor_scale, attn_scale):
+    # whole numbers after the floor, whatever the positions: `1 + x` is exact
+    return torch.log(torch.floor((seq_positions + 1.0) / floor_scale) + 1.0) * attn_scale + 1.0
+
+
+def rounded_to_hundredths(x):
+    return torch.log1p(torch.round(x, decimals=2))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from torchfix.engine.config import MB, Config, ConfigError, find_config, load_config
 from torchfix.engine.discovery import Discovery, SourceFile, discover, git_root, is_excluded
-from torchfix.engine.process import process_bytes
+from torchfix.engine.process import process_bytes, unimportable_warning
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.engine.runner import on_parser_stack, run_files
 from torchfix.model.project import Project
@@ -173,7 +173,9 @@ def run(
                 on_result(result)
         project.flush_fact_memo()
     outcome.results = with_new_files([results[index] for index in sorted(results)])
-    outcome.warnings = suppression_warnings(found.files)
+    outcome.warnings = suppression_warnings(found.files) + [
+        warning for result in outcome.results
+        if (warning := unimportable_warning(result)) is not None]
     outcome.seconds = time.perf_counter() - started
     return outcome
 

@@ -20,6 +20,7 @@ from torchfix.engine.config import MB
 from torchfix.engine.discovery import is_generated
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.ast_index import forget_trees
+from torchfix.model.importability import MISSING_FOR_UNIMPORTABLE
 from torchfix.rewrite import registry
 
 if TYPE_CHECKING:
@@ -28,6 +29,21 @@ if TYPE_CHECKING:
     from torchfix.rewrite.contract import Codemod
 
     ParseOn = Callable[[Callable[[], FileResult]], FileResult]
+
+# `FileResult.skipped` of a module that cannot be imported: "unimportable:<line>:<the
+# missing modules>", the line of the first import naming one (`unimportable_warning`).
+UNIMPORTABLE = "unimportable:"
+
+
+def unimportable_warning(result: FileResult) -> tuple[Path, int, int, str] | None:
+    """The warning that says why `result`'s file was skipped as one that cannot be
+    imported; None for any other result."""
+    if result.skipped is None or not result.skipped.startswith(UNIMPORTABLE):
+        return None
+    line, _, names = result.skipped.removeprefix(UNIMPORTABLE).partition(":")
+    return (result.path, int(line), 1,
+            f"not processed: its package has no module {names}, which it imports, so "
+            "nothing can import it (a stray copy?); name the file to process it")
 
 
 def process_file(path: Path, settings: EngineSettings, *, explicit: bool = False,
@@ -80,7 +96,7 @@ def process_bytes(
     if settings.skip_generated and not explicit and is_generated(data):
         return FileResult(path, skipped="generated")
     try:
-        return process_source(data, path, settings, project, parse_on)
+        return process_source(data, path, settings, project, parse_on, explicit=explicit)
     finally:
         forget_trees()  # a worker keeps nothing of a file once its result is made
 
@@ -100,9 +116,10 @@ def default_project(path: Path) -> Project:
 
 def process_source(data: bytes, path: Path, settings: EngineSettings,
                    project: Project | None = None,
-                   parse_on: ParseOn | None = None) -> FileResult:
+                   parse_on: ParseOn | None = None, *, explicit: bool = False) -> FileResult:
     """Run the selected codemods on `data` (the contents of `path`); the parsing and
-    deciding through `parse_on` when given (see `process_bytes`)."""
+    deciding through `parse_on` when given (see `process_bytes`). A file named
+    `explicit`ly is processed even where its package lacks the modules it imports."""
     if b"\0" in data:
         return FileResult(path, error=FileError("binary file (contains NUL bytes), not Python"))
     # The manifest's triggers first: a codemod whose triggers the file lacks is never
@@ -126,19 +143,21 @@ def process_source(data: bytes, path: Path, settings: EngineSettings,
     if not triggered:
         return FileResult(path)
     if parse_on is not None:
-        return parse_on(partial(_process_triggered, data, path, triggered, settings, project))
-    return _process_triggered(data, path, triggered, settings, project)
+        return parse_on(partial(_process_triggered, data, path, triggered, settings, project,
+                                explicit))
+    return _process_triggered(data, path, triggered, settings, project, explicit)
 
 
 def _process_triggered(data: bytes, path: Path, triggered: Sequence[type[Codemod]],
-                       settings: EngineSettings, project: Project | None) -> FileResult:
+                       settings: EngineSettings, project: Project | None,
+                       explicit: bool = False) -> FileResult:
     # Only a file some codemod may act on needs the parsers and the models.
     from torchfix.engine.decide import TOO_DEEP, FileFailure
 
     project = project if project is not None else default_project(path)
     project.begin_file(path)
     try:
-        result = _process(data, path, triggered, settings, project)
+        result = _process(data, path, triggered, settings, project, explicit)
     except FileFailure as failure:
         result = FileResult(path, error=failure.error, parsed=True)
     except RecursionError:
@@ -149,7 +168,7 @@ def _process_triggered(data: bytes, path: Path, triggered: Sequence[type[Codemod
 
 
 def _process(data: bytes, path: Path, codemods: Sequence[type[Codemod]],
-             settings: EngineSettings, project: Project) -> FileResult:
+             settings: EngineSettings, project: Project, explicit: bool = False) -> FileResult:
     from torchfix.engine.decide import FileFailure, decide, decode, python_ast
     from torchfix.rewrite.suppressions import Suppressions, find_suppressions, may_suppress
 
@@ -161,6 +180,12 @@ def _process(data: bytes, path: Path, codemods: Sequence[type[Codemod]],
     codemods = [c for c in codemods if (lines := c.candidate_lines(tree)) is None or lines]
     if not codemods:
         return FileResult(path)
+    if not explicit:
+        missing = project.missing_relative_imports(tree, path)
+        names = list(dict.fromkeys(name for name, _ in missing))
+        if len(names) >= MISSING_FOR_UNIMPORTABLE:
+            return FileResult(path, parsed=True, skipped=f"{UNIMPORTABLE}{missing[0][1]}:"
+                              + ", ".join(f"`{name}`" for name in names))
     text, encoding = decoded
     suppressions = find_suppressions(text) if may_suppress(data) else Suppressions()
     if settings.produce_output:

@@ -208,6 +208,25 @@ class Project:
         self._note(f"module:{name}", facts.digest if facts is not None else ABSENT)
         return facts
 
+    def missing_relative_imports(self, tree: ast.Module, path: Path
+                                 ) -> list[tuple[str, int]]:
+        """The top-level relative imports of the module at `path` whose module its package
+        lacks (`torchfix.model.importability`). Each folder entry looked up is a fact of
+        the result: a module created or deleted beside it makes the result stale."""
+        from torchfix.model.importability import missing_relative_imports, module_present
+
+        def present(folder: Path, name: str) -> bool:
+            found = module_present(folder, name)
+            self._note(f"project:module-entry:{self._entry_key(folder, name)}",
+                       "present" if found else ABSENT)
+            return found
+
+        return missing_relative_imports(tree, Path(os.path.abspath(path)), self.root,
+                                        present)
+
+    def _entry_key(self, folder: Path, name: str) -> str:
+        return (folder / name).relative_to(self.root).as_posix()
+
     def module_path(self, name: str) -> Path | None:
         parts = name.split(".")
         roots = self._source_roots
@@ -718,6 +737,11 @@ class Project:
             if key == "project:python-floor":
                 python_floor = self.python_floor()
                 return repr(python_floor.version) if python_floor else ABSENT
+            if kind == "project" and name.startswith("module-entry:"):
+                from torchfix.model.importability import module_present
+
+                entry = self.root / name.removeprefix("module-entry:")
+                return "present" if module_present(entry.parent, entry.name) else ABSENT
             if kind == "project" and name.startswith("floor:"):
                 package_floor = self.package_floor(name.removeprefix("floor:"))
                 return repr(package_floor.version) if package_floor else ABSENT

@@ -99,6 +99,7 @@ class Summary:
     parsed: int = 0
     changed: int = 0
     generated_skipped: int = 0
+    unimportable_skipped: int = 0  # modules that cannot be imported (warned of, each)
     applied: Counter[str] = field(default_factory=Counter)
     pending_unsafe: Counter[str] = field(default_factory=Counter)
     manual: Counter[str] = field(default_factory=Counter)
@@ -122,6 +123,7 @@ class Summary:
             summary.parsed += result.parsed
             summary.changed += counted_as_changed
             summary.generated_skipped += result.skipped == "generated"
+            summary.unimportable_skipped += (result.skipped or "").startswith("unimportable")
             if not result.changes:
                 continue
             # Loaded by whatever made the changes; a run without any never needs it.
@@ -143,6 +145,7 @@ class Summary:
             "parsed": self.parsed,
             "files_changed": self.changed,
             "generated_skipped": self.generated_skipped,
+            "unimportable_skipped": self.unimportable_skipped,
             "changes": dict(sorted(self.applied.items())),
             "unsafe_not_applied": dict(sorted(self.pending_unsafe.items())),
             "manual": dict(sorted(self.manual.items())),
