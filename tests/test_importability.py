@@ -65,6 +65,20 @@ def test_built_and_guarded_modules_count_as_present(tmp_path: Path) -> None:
     assert _missing(tmp_path / "pkg", "core.py") == []
 
 
+def test_namespace_portions_and_other_cases_are_not_judged(tmp_path: Path) -> None:
+    # optimum-neuron's `optimum/commands/` has no __init__.py: `..base` and `...utils`
+    # come from the `optimum` distribution; graphgallery's `from .bvat import` finds
+    # `BVAT/` on macOS and Windows
+    write_files(tmp_path, {
+        "optimum/commands/neuron/__init__.py": "",
+        "optimum/commands/neuron/base.py": "from ..base import Command\nfrom ...utils import log\n",
+        "gallery/__init__.py": "from .bvat import obvat\nfrom .bvat.sbvat import S\n",
+        "gallery/BVAT/__init__.py": "",
+    })
+    assert _missing(tmp_path, "optimum/commands/neuron/base.py") == []
+    assert _missing(tmp_path, "gallery/__init__.py") == []
+
+
 def test_a_stray_copy_is_warned_of_and_not_processed(tmp_path: Path) -> None:
     write_files(tmp_path, PROJECT)
     result = torchfix("check", "--unsafe-fixes", "--show-all", ".", cwd=tmp_path)

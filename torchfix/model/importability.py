@@ -23,16 +23,17 @@ MISSING_FOR_UNIMPORTABLE = 2
 def module_present(folder: Path, name: str) -> bool:
     """Whether `folder` holds a module or package `name` in any form: a package folder,
     source, stub, Cython source or a compiled extension (`name.cpython-311-...so`),
-    even a C source a build compiles into one. A folder that cannot be listed holds it,
-    as far as anyone can tell."""
-    if (folder / name).is_dir():
-        return True
+    even a C source a build compiles into one, in any case of letters. A folder that
+    cannot be listed holds it, as far as anyone can tell."""
     try:
         entries = os.listdir(folder)
     except OSError:
         return True
-    prefix = name + "."
-    return any(entry.startswith(prefix) for entry in entries)
+    # Case aside: on macOS and Windows `from .bvat import x` imports `BVAT/`
+    # (graphgallery's), and the maintainers' platform decides what imports.
+    name, prefix = name.casefold(), name.casefold() + "."
+    return any(entry.casefold() == name or entry.casefold().startswith(prefix)
+               for entry in entries)
 
 
 def missing_relative_imports(tree: ast.Module, path: Path, root: Path,
@@ -41,18 +42,19 @@ def missing_relative_imports(tree: ast.Module, path: Path, root: Path,
     """The relative imports at the top level of the module at `path` (`from ..base import
     x`, not inside a `try`, an `if` or a function) whose module is missing from its
     package below `root`, as written (`..base`), with their lines. `present(folder,
-    name)` says whether a folder holds a module; imports reaching above `root` are not
-    judged."""
+    name)` says whether a folder holds a module. Not judged: imports reaching above
+    `root`, and those through a folder without an `__init__.py`, a namespace package's
+    portion that other distributions fill (optimum-neuron's `optimum/commands/`, whose
+    `..base` the `optimum` distribution ships)."""
     missing: list[tuple[str, int]] = []
     for statement in tree.body:
         if not isinstance(statement, ast.ImportFrom) or not statement.level or \
                 statement.module is None:
             continue
-        folder = path.parent
-        for _ in range(statement.level - 1):
-            folder = folder.parent
-        if not folder.is_relative_to(root):
+        package = _package_of(path.parent, statement.level, root)
+        if package is None:
             continue
+        folder = package
         for part in statement.module.split("."):
             if not present(folder, part):
                 missing.append(("." * statement.level + statement.module, statement.lineno))
@@ -61,3 +63,14 @@ def missing_relative_imports(tree: ast.Module, path: Path, root: Path,
                 break  # a module file: what it defines is not judged here
             folder = folder / part
     return missing
+
+
+def _package_of(folder: Path, level: int, root: Path) -> Path | None:
+    """The package a relative import of `level` dots in `folder` is relative to, where
+    every folder on the way is a regular package below `root`; None elsewhere."""
+    for step in range(level):
+        if step:
+            folder = folder.parent
+        if not folder.is_relative_to(root) or not (folder / "__init__.py").is_file():
+            return None
+    return folder
