@@ -403,6 +403,30 @@ def test_an_evaluation_folder_holds_scores_unless_a_model_is_saved_there() -> No
     assert _rewritten_lines(source) == [11]
 
 
+def test_release_files_and_evaluation_snapshots_are_unsafe_fixes() -> None:
+    # gan-pytorch's `compress_model` names the file by the md5 of another; dinov2's
+    # `do_test` saves the teacher into `eval/<iteration>/` to evaluate it (round 37)
+    source = (
+        "import os\n\nimport torch\n\n\n"
+        "def compress_model(state, filename, arch):\n"
+        "    new_filename = arch + '-' + cal_file_md5(filename)[:8] + '.pth'\n"
+        "    torch.save(state, os.path.join('checkpoints', new_filename))\n\n\n"
+        "def do_test(cfg, model, iteration):\n"
+        "    eval_dir = os.path.join(cfg.output_dir, 'eval', str(iteration))\n"
+        "    torch.save({'teacher': model.state_dict()}, os.path.join(eval_dir, 'ckpt.pth'))\n"
+        "\n\n"
+        "def save_checkpoint(model, run_hash):\n"
+        "    torch.save(model.state_dict(), f'runs/{run_hash}/checkpoint.pth')\n"
+    )
+    fixed = fix_source(source, path="trainlib/train.py", select=["atomic-save"],
+                       unsafe_fixes=True)
+    found = {finding.line: finding for finding in fixed.findings}
+    assert found[8].safety == "unsafe" and "(an export" in found[8].message
+    assert found[13].safety == "unsafe" and "do_test() saves the weights into an " \
+        "evaluation folder" in found[13].message
+    assert found[17].safety == "safe"  # a run named by a hash is no release file
+
+
 def test_checkpoints_near_debug_words_are_still_rewritten() -> None:
     source = (
         "import torch\n\n\n"

@@ -205,6 +205,32 @@ def test_a_package_a_wheel_bundles_from_another_project_is_left_to_it(tmp_path, 
     assert bundled.read_text() == FIXED
 
 
+def test_a_package_an_sdist_requires_and_carries_is_left_to_it(tmp_path):
+    # murel.bootstrap.pytorch's sdist (round 37) carries `bootstrap/` and `block/`, the
+    # packages of two distributions it requires; a namespace its own package lives in
+    # (optimum-intel's `optimum/`), a folder named like an extra and the package's own
+    # folders are its own
+    sdist = tmp_path / "murel"
+    write(sdist / "PKG-INFO", "Metadata-Version: 1.1\nName: murel.bootstrap.pytorch\n"
+                              "Version: 0.0.0\n")
+    write(sdist / "setup.py", "from setuptools import setup\nsetup(\n"
+          "    install_requires=['bootstrap.pytorch', 'block.bootstrap.pytorch>=0.1',\n"
+          "                      'optimum[onnx]'],\n    extras_require={'tests': ['pytest']},\n)\n")
+    for folder in ("bootstrap/engines", "block/models", "murel/models", "optimum", "tests"):
+        write(sdist / folder / "train.py")
+    found = discover([sdist])
+    assert sorted(s.path.relative_to(sdist.resolve()).as_posix() for s in found.files) == [
+        "murel/models/train.py", "setup.py", "tests/train.py"]
+    assert sorted((path.name, message.split(",")[0]) for path, message in found.notices) == [
+        ("block", "a copy of block.bootstrap.pytorch"),
+        ("bootstrap", "a copy of bootstrap.pytorch"), ("optimum", "a copy of optimum")]
+    # optimum-intel's `optimum/` is the namespace its own `optimum/intel/` lives in
+    (sdist / "PKG-INFO").write_text("Metadata-Version: 1.1\nName: optimum-intel\n"
+                                    "Version: 1.0\n")
+    assert "optimum/train.py" in [
+        s.path.relative_to(sdist.resolve()).as_posix() for s in discover([sdist]).files]
+
+
 def test_a_git_checkout_with_packaging_metadata_bundles_nothing(git_repo):
     unpacked_wheel(git_repo, "vissl", "0.1.6")
     write(git_repo / "classy_vision" / "__init__.py", '__version__ = "0.7.0.dev"\n')

@@ -632,6 +632,7 @@ class _Decider:
         self.copied_code = (is_copied_code(file.text) or is_vendored_path(file.path)
                             or mirrored_module(file.path, file.module.name.split(".")[0],
                                                _absolute_imports(file.tree)) is not None)
+        self.deprecated_module = _warns_deprecated_on_import(file.tree, file.semantic)
         self._long_lines_kept: dict[int, bool] = {}  # see _keeps_long_lines
         self._dispatch_handlers: set[str] | None = None  # see _dispatched_handler
         # A module holding registry-built classes (mmpose's resnet.py: ResNet registered,
@@ -1265,6 +1266,11 @@ class _Decider:
         if self.copied_code:
             yield ("code copied from another project, as the module's head or its folder "
                    "says: it keeps that project's form, to be kept in step with it"), True
+        if self.deprecated_module:
+            # tabm's `tabm_reference.py` (round 37): replaced by the `tabm` package, kept
+            # as it was; every one of its 17 converted asserts was read as not worth it
+            yield ("the module warns on import that it is deprecated: its API is kept as "
+                   "it is, exceptions included, until it goes"), True
         if self.example_code:
             # Left alone like an invariant: every fresh review called the converted
             # asserts of examples pointless, even as unsafe fixes (rounds 8 to 10).
@@ -1326,6 +1332,13 @@ class _Decider:
         if isinstance(narrowed, ast.Attribute):
             yield (f"a check on `{ast.unparse(narrowed)}` with no message, as written to "
                    "narrow its type: state handed in, more likely than user input"), True
+        indexed = self._dimensions_indexed_next(node) if node.msg is None else None
+        if indexed is not None:
+            # muon's `assert G.ndim >= 2` before `G.size(-2)` (round 37), llama-models'
+            # `assert 0 <= 1 < ndim` before `x.shape[1]` (round 36)
+            yield (f"checks how many dimensions `{indexed}` has, with no message, and the "
+                   f"lines after it index them: a tensor with too few fails there with an "
+                   "IndexError anyway"), True
         if self._debugging_comment(node):
             yield ("a comment calls it a temporary debugging check, to be removed: not an "
                    "input check to keep"), True
@@ -1572,6 +1585,49 @@ class _Decider:
         """A comment on the assert's first or last line, or alone on the line above it,
         that names the type checker (`# For type checking`, `# mypy`, `# narrow`)."""
         return any(TYPE_CHECKER_COMMENT.search(line) for line in self._comment_lines(node))
+
+    def _dimensions_indexed_next(self, node: ast.Assert) -> str | None:
+        """The tensor whose number of dimensions the assert compares (`x.ndim`, `x.dim()`,
+        `len(x.shape)`, or a name the function binds to one of them), where one of the
+        next few statements of its block indexes a dimension of it (`x.size(-2)`,
+        `x.shape[1]`); None elsewhere."""
+        tensors = {ast.unparse(tensor) for operand in _compared(node.test)
+                   for tensor in [self._dimensions_of(operand)] if tensor is not None}
+        if not tensors:
+            return None
+        parent = self.model.parent(node)
+        body = next((block for field in ("body", "orelse", "finalbody")
+                     if isinstance(block := getattr(parent, field, None), list)
+                     and node in block), None)
+        if body is None:
+            return None
+        following = body[body.index(node) + 1:body.index(node) + 1 + DIMENSIONS_LOOKAHEAD]
+        for statement in following:
+            for inner in ast.walk(statement):
+                tensor = _indexed_dimension(inner)
+                if tensor is not None and ast.unparse(tensor) in tensors:
+                    return ast.unparse(tensor)
+        return None
+
+    def _dimensions_of(self, operand: ast.expr, hops: int = 1) -> ast.expr | None:
+        """The tensor `operand` counts the dimensions of, directly or through one
+        assignment of the function (`ndim = x.ndim`)."""
+        if isinstance(operand, ast.Attribute) and operand.attr == "ndim":
+            return operand.value
+        if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Attribute) and \
+                operand.func.attr == "dim" and not operand.args:
+            return operand.func.value
+        if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and \
+                operand.func.id == "len" and len(operand.args) == 1:
+            counted = operand.args[0]
+            if isinstance(counted, ast.Attribute) and counted.attr == "shape":
+                return counted.value
+        if isinstance(operand, ast.Name) and hops:
+            bindings = self.model.bindings(operand)
+            if len(bindings) == 1 and bindings[0].kind is BindingKind.ASSIGNMENT and \
+                    bindings[0].value is not None:
+                return self._dimensions_of(bindings[0].value, hops - 1)
+        return None
 
     def _debugging_comment(self, node: ast.Assert) -> bool:
         """A comment there that calls the asserts temporary debugging (megatron-core's
@@ -2683,6 +2739,59 @@ def _always_false(test: ast.expr) -> bool:
 
 # Functions and methods that find NaN or infinite elements of a tensor.
 NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf"})
+
+
+# How many statements after a dimension check `_dimensions_indexed_next` looks through.
+DIMENSIONS_LOOKAHEAD = 4
+
+
+def _compared(test: ast.expr) -> list[ast.expr]:
+    """The operands of a comparison (`0 <= 1 < ndim`: all three); none for other tests."""
+    return [test.left, *test.comparators] if isinstance(test, ast.Compare) else []
+
+
+def _indexed_dimension(node: ast.AST) -> ast.expr | None:
+    """The tensor of `x.size(1)` or `x.shape[-2]` (a literal index); None otherwise."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "size" and len(node.args) == 1 and _literal_index(node.args[0]):
+        return node.func.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+            node.value.attr == "shape" and _literal_index(node.slice):
+        return node.value.value
+    return None
+
+
+def _literal_index(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+# The warnings a module gives on import to say it is deprecated.
+DEPRECATION_WARNINGS = frozenset({"DeprecationWarning", "PendingDeprecationWarning",
+                                  "FutureWarning"})
+
+
+def _warns_deprecated_on_import(tree: ast.Module, model: SemanticModel) -> bool:
+    """Whether a statement at the module's top level warns that it is deprecated:
+    `warnings.warn("... is deprecated ...", DeprecationWarning)` (the category, or
+    "deprecated" in the message)."""
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+                and model.qualified_name(statement.value.func) == "warnings.warn"):
+            continue
+        call = statement.value
+        category = call.args[1] if len(call.args) > 1 else next(
+            (keyword.value for keyword in call.keywords if keyword.arg == "category"), None)
+        if category is not None and _last_name(category) in DEPRECATION_WARNINGS:
+            return True
+        message = call.args[0] if call.args else next(
+            (keyword.value for keyword in call.keywords if keyword.arg == "message"), None)
+        if message is not None and any(
+                isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and "deprecated" in node.value.lower() for node in ast.walk(message)):
+            return True
+    return False
 
 
 def _checks_for_nan(test: ast.expr, model: SemanticModel) -> bool:

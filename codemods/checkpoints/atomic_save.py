@@ -436,6 +436,14 @@ FORMAT_WORDS = frozenset({"pytorch", "torch", "pt", "pth", "onnx", "tf", "tensor
                           "safetensors", "ckpt", "lightning", "fp", "bf", "dtype",
                           "universal"})
 EXPORT_REASON = " (an export: its output is made again by exporting again)"
+EVALUATION_REASON = (" (an evaluation's snapshot: {function}() saves the weights into an "
+                     "evaluation folder to evaluate them, and no run resumes from it)")
+# A call that hashes content (`cal_file_md5`, `sha256`, `.hexdigest()`): a file named by
+# one is a release, never rewritten.
+HASH_NAME = re.compile(r"md5|sha\d|blake2|digest|checksum", re.IGNORECASE)
+# Words of a function that tests or evaluates a model (`do_test`, `evaluate`).
+EVALUATING_WORDS = frozenset({"test", "eval", "evaluate", "evaluation", "validate",
+                              "validation"})
 # genrl (round 29) numbers its runs by parsing the name of the newest entry of the folder
 # it saves into: the hidden temporary folder a crash mid-save leaves there would be newest.
 LISTED_FOLDER_REASON = (" (the code beside it lists a folder's entries, line {line}: where "
@@ -1163,8 +1171,11 @@ class _Facts:
                 or self.commit_marker() is not None or self._emptied_first(destination, call) \
                 or self._linked_after(call) or self._named_by_pointer_after(destination, call):
             return None
-        if self._is_export(call):
+        if self._is_export(call) or self._content_addressed(destination, call):
             return Safety.UNSAFE, CALL_MESSAGE + EXPORT_REASON
+        evaluating = self._evaluation_snapshot(destination, call)
+        if evaluating is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + EVALUATION_REASON.format(function=evaluating)
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
@@ -1817,6 +1828,33 @@ class _Facts:
         `to_folder`): its output is made again by exporting again."""
         words = [identifier_words(name) for name in self.model.function_path(call)]
         return any(set(w) & EXPORT_WORDS or tuple(w[-2:]) in EXPORT_ENDINGS for w in words)
+
+    def _content_addressed(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the destination's name is made by hashing content (`model_arch + "-" +
+        cal_file_md5(filename)[:8] + ".pth"`: gan-pytorch's `compress_model`, round 37;
+        torchvision's `resnet18-f37072fd.pth`): a release file, made once and never
+        overwritten, through the function's assignments."""
+        function = self.model.enclosing_function(call)
+        scope = self.model.scope_created_by(function) if function is not None else None
+        nodes = [destination]
+        for name in (n for n in ast.walk(destination) if isinstance(n, ast.Name)):
+            nodes.extend(binding.value for binding in self.model.bindings(name)
+                         if binding.scope is scope and binding.value is not None)
+        return any(isinstance(node, ast.Call) and _hashes(_identifier(node.func) or "")
+                   for value in nodes for node in ast.walk(value))
+
+    def _evaluation_snapshot(self, destination: ast.expr, call: ast.Call) -> str | None:
+        """The function that saves the model into an evaluation folder for evaluating it
+        (dinov2's `do_test` writes `output_dir/eval/<iteration>/teacher_checkpoint.pth`,
+        round 37: an export of the weights at that step, which training never reads
+        back), where its name says it tests or evaluates; None elsewhere."""
+        function = self.model.enclosing_function(call)
+        if function is None or not set(identifier_words(function.name)) & EVALUATING_WORDS:
+            return None
+        scope = self.model.scope_created_by(function)
+        if not self._words_through(destination, scope) & EVALUATION_WORDS:
+            return None
+        return function.name
 
     def commit_marker(self) -> ast.Call | None:
         """The call that writes a file committing a checkpoint folder in this module
@@ -3656,6 +3694,11 @@ def _counters_formatted(value: ast.AST) -> list[str]:
             for part in inner.values
             if isinstance(part, ast.FormattedValue)
             and COUNTER_WORDS & set(identifier_words(_identifier(part.value) or ""))]
+
+
+def _hashes(name: str) -> bool:
+    """Whether a function of this name hashes content (see HASH_NAME)."""
+    return HASH_NAME.search(name) is not None
 
 
 def _identifier(node: ast.AST) -> str | None:

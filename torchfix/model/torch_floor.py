@@ -240,6 +240,27 @@ def _requirements(root: Path) -> Iterator[tuple[str, str]]:
     yield from _readme_requirements(root)
 
 
+def declared_requirement_names(root: Path) -> set[str]:
+    """The names of the distributions the project's metadata files require (`block.
+    bootstrap.pytorch`, `opencv-python`), as written. Only strings that read as a
+    requirement count, and setup.py's only in `install_requires` lists: its other strings
+    may be extras' names (`"tests"`) or files (`"requirements/runtime.txt"`)."""
+    listed = [requirement for file, requirement in _declared_requirements(root)
+              if file != "setup.py"]
+    tree = _setup_py_tree(root / "setup.py", "install_requires")
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.keyword) and node.arg == "install_requires" and \
+                isinstance(node.value, ast.List | ast.Tuple):
+            listed += [item.value for item in node.value.elts
+                       if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+    return {match.group(1) for requirement in listed
+            if (match := _REQUIREMENT_NAME.match(requirement.strip()))}
+
+
+# A requirement's name, then its end, extras, a version, a marker or a URL.
+_REQUIREMENT_NAME = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:$|[\[<>=!~;@(])")
+
+
 def _declared_requirements(root: Path) -> Iterator[tuple[str, str]]:
     """(file, requirement string) for every dependency the project's metadata files list."""
     yield from _pyproject(root / "pyproject.toml")
