@@ -205,6 +205,23 @@ def test_a_package_a_wheel_bundles_from_another_project_is_left_to_it(tmp_path, 
     assert bundled.read_text() == FIXED
 
 
+def test_a_distribution_s_own_package_is_no_copy_whatever_its_version(tmp_path):
+    # vbpr-pytorch 0.1.2's `vbpr/` says 0.0.1, unified-focal-loss-pytorch's says "v0.1.2",
+    # pytorch-dml 1.1.0's only package `pydml` says 0.x (round 38): their own packages
+    for dist, package, version in (("vbpr-pytorch", "vbpr", "0.0.1"),
+                                   ("unified-focal-loss-pytorch", "unified_focal_loss",
+                                    "v0.1.2"),
+                                   ("pytorch-dml", "pydml", "0.2.0")):
+        sdist = tmp_path / dist
+        write(sdist / "PKG-INFO", f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.2\n")
+        write(sdist / package / "__init__.py", f'__version__ = "{version}"\n')
+        write(sdist / package / "train.py")
+        found = discover([sdist])
+        assert found.notices == []
+        assert f"{package}/train.py" in [
+            s.path.relative_to(sdist.resolve()).as_posix() for s in found.files]
+
+
 def test_a_package_an_sdist_requires_and_carries_is_left_to_it(tmp_path):
     # murel.bootstrap.pytorch's sdist (round 37) carries `bootstrap/` and `block/`, the
     # packages of two distributions it requires; a namespace its own package lives in

@@ -187,6 +187,14 @@ def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:
     write(both, {"pyproject.toml": '[tool.poetry.dependencies]\npython = "^3.10"\n',
                  "setup.py": "setup(python_requires='>=3.6')\n"})
     assert find_python_floor(both).version == (3, 6)  # the lowest wins
+    # an old-style `Description:` header continues over lines of spaces, headers follow
+    # (pytorch-fasterrcnn's PKG-INFO, round 38)
+    described = tmp_path / "described"
+    described.mkdir()
+    (described / "PKG-INFO").write_text(  # not dedented: the line of spaces is the point
+        "Metadata-Version: 2.1\nDescription: # Title\n        \n        text\n"
+        "Requires-Python: >=3.6\n\nbody\n")
+    assert find_python_floor(described).version == (3, 6)
 
 
 def test_python_floor_from_the_codes_own_version_checks(tmp_path: Path) -> None:

@@ -2809,13 +2809,14 @@ def _reads_tensor_values(test: ast.expr, model: SemanticModel) -> bool:
     """Whether the condition reads values of a tensor (`x.isfinite().all()`,
     `torch.any(mask)`); `math.isnan` tests a float, and NumPy's functions
     (`np.all(np.diff(ids) >= 0)`: boltz, round 16) run on the host and sync no device,
-    and so do pandas' in a module that imports pandas and never torch (py-tgb's
-    `df.u.max() - df.u.min()` on a DataFrame's columns, round 30, whose message about a
-    device sync its reviewer found false)."""
+    and so do pandas' and NumPy's methods in a module that imports pandas or NumPy and
+    never torch (py-tgb's `df.u.max() - df.u.min()` on a DataFrame's columns, round 30,
+    whose message about a device sync its reviewer found false; pytorch-trainer's
+    `(target >= 0).all()` on arrays, round 38)."""
     imported = {(binding.qualified_name or "").split(".", 1)[0]
                 for binding in model.imported_names()}
-    if "pandas" in imported and "torch" not in imported:
-        return False
+    if imported & {"pandas", "numpy"} and "torch" not in imported:
+        return False  # NumPy arrays: pytorch-trainer's ConfusionMatrix (round 38)
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)

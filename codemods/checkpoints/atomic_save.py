@@ -3159,8 +3159,12 @@ def _mocks_save(path: Path) -> int:
         strings = [argument.value for argument in node.args[:2]
                    if isinstance(argument, ast.Constant) and isinstance(argument.value, str)]
         targets = [_dotted(argument) for argument in node.args[:1]]
-        if name in ("patch", "setattr") and "torch.save" in strings[:1]:
-            return node.lineno  # patch("torch.save"), monkeypatch.setattr("torch.save", f)
+        if name in ("patch", "setattr") and strings[:1] and (
+                strings[0] == "torch.save" or strings[0].endswith(".torch.save")):
+            # patch("torch.save"), monkeypatch.setattr("torch.save", f), and through the
+            # module that calls it: early-stopping-pytorch's tests patch
+            # "early_stopping_pytorch.early_stopping.torch.save" (round 38)
+            return node.lineno
         if name in ("object", "setattr") and targets == ["torch"] and strings[:1] == ["save"]:
             return node.lineno  # patch.object(torch, "save"), setattr(torch, "save", f)
     return 0

@@ -170,6 +170,11 @@ class TorchvisionPretrained(Codemod):
             elif floor is not None and floor < SINCE:
                 problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
                                 f"the project supports torch {floor[0]}.{floor[1]}")
+            elif floor is None and (ceiling := _python_ceiling(file)) is not None:
+                # pytorch-fasterrcnn (round 38) requires Python >= 3.6 and names no torch:
+                # on Python 3.6 torch stops at 1.10, whose torchvision has no weights enums
+                problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
+                                f"the project supports {ceiling}")
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
             if problems:
                 yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
@@ -243,3 +248,16 @@ def _builder(file: FileContext, call: ast.Call, table: dict[str, Builder]
     if package != builder.package:
         return None
     return name, builder
+
+
+def _python_ceiling(file: FileContext) -> str | None:
+    """Where the project names no torch floor but supports a Python on which no torch
+    with the weights API installs, the words that say so ("Python 3.6 (PKG-INFO), where
+    torch stops at 1.10"); None elsewhere."""
+    implied = file.project.torch_floor()
+    python = file.project.python_floor()
+    if implied is None or python is None or not implied.python_implied or \
+            implied.version >= SINCE:
+        return None
+    return (f"Python {python.version[0]}.{python.version[1]} ({python.source}), where torch "
+            f"stops at {implied.version[0]}.{implied.version[1]}")

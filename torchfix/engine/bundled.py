@@ -52,26 +52,36 @@ def bundled_packages(folder: Path, entries: list[os.DirEntry[str]]) -> dict[str,
         return {}
     name, version = metadata
     found: dict[str, str] = {}
+    versioned: dict[str, str] = {}  # copies by their own __version__ (see the end)
+    own_package = False
     required = _required_import_names(folder)
     for entry in entries:
-        if not entry.is_dir(follow_symlinks=False) or normalized(entry.name) == normalized(name):
+        folder_name = normalized(entry.name)
+        if not entry.is_dir(follow_symlinks=False):
             continue
-        dependency = required.get(normalized(entry.name))
-        # optimum-intel's `optimum/` is a namespace its own `optimum/intel/` lives in
-        if dependency is not None and not normalized(name).startswith(
-                normalized(entry.name) + "_"):
+        # the distribution's own package: `vbpr/` of vbpr-pytorch, whatever version its
+        # `__init__.py` forgot to bump (round 38), optimum-intel's namespace `optimum/`
+        if normalized(name) == folder_name or normalized(name).startswith(folder_name + "_"):
+            own_package = True
+            continue
+        dependency = required.get(folder_name)
+        if dependency is not None:
             found[entry.name] = (
                 f"a copy of {dependency}, which {name} requires, bundled in its "
                 f"distribution; not processed: fix it upstream, or name the folder to "
                 "process it")
             continue
         own_version = _package_version(Path(entry.path) / "__init__.py")
-        if own_version is not None and own_version != version:
-            found[entry.name] = (
+        if own_version is not None and own_version.lstrip("vV") != version.lstrip("vV"):
+            versioned[entry.name] = (
                 f"a copy of another project bundled in {name} {version} (its own "
                 f"__version__ is {own_version}); not processed: fix it upstream, or name "
                 "the folder to process it")
-    return found
+        elif own_version is not None:
+            own_package = True
+    # A version of its own says "copy" only beside the distribution's own package: the
+    # one package of pytorch-dml 1.1.0, `pydml` at 0.x, is its own (round 38).
+    return {**found, **versioned} if own_package else found
 
 
 def _required_import_names(folder: Path) -> dict[str, str]:

@@ -193,5 +193,8 @@ def _specifiers(root: Path) -> Iterator[tuple[str, str]]:
         for line in read_text(path).splitlines():
             if line.startswith("Requires-Python:"):
                 yield relative_to(path, root), line.removeprefix("Requires-Python:").strip()
-            elif not line.strip():
-                break  # the headers end here; the README follows
+            elif not line:
+                # the headers end here and the README follows; a line of spaces is an
+                # old-style `Description:` header's continuation (pytorch-fasterrcnn's
+                # PKG-INFO states `Requires-Python` 80 lines below one, round 38)
+                break
