@@ -381,6 +381,13 @@ RECEIVER_KINDS = frozenset({"config", "configuration", "tokenizer", "processor"}
 SAFETENSORS_SAVERS = frozenset({"save_file", "save_model"})
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
+SWAPPED_MESSAGE = ("torch.save(obj, f) takes the object first and the file second: this "
+                   "call hands it a path first, so it fails on every run; swap them")
+# Words of a name that holds a path, and of one that holds an open file.
+PATH_WORDS = frozenset({"path", "paths", "filename", "fname", "filepath", "file", "dir",
+                        "folder"})
+FILE_OBJECT_WORDS = frozenset({"f", "fp", "fh", "fd", "buffer", "buf", "stream", "io",
+                               "handle", "out", "output"})
 CALL_MESSAGE = (
     "torch.save writes in place, so a crash mid-write leaves a truncated file; save to a "
     "temporary file and rename it over the destination"
@@ -1159,6 +1166,8 @@ class _Facts:
                 return Safety.UNSAFE, CALL_MESSAGE + " (the destination is hidden in " \
                                                      "*args/**kwargs)"
             return None  # not a valid torch.save call: not ours to judge
+        if _swapped(call, destination):
+            return Safety.MANUAL, SWAPPED_MESSAGE
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
                 or _is_url(destination) or self._temporary_from_callers(destination, call)
                 or self._is_throwaway(destination, call) or self._saves_made_up_data(call)
@@ -3640,6 +3649,21 @@ def _save_aliases(tree: ast.Module) -> set[str]:
         if node.module in ("torch", "torch.serialization") and not node.level
         for alias in node.names if alias.name == "save"
     }
+
+
+def _swapped(call: ast.Call, destination: ast.expr) -> bool:
+    """Whether torch.save is handed the path first and the object second (bert4torch's
+    `torch.save(path, whiten)` with `whiten = {...}`, round 39): a name or string saying
+    path or file where the object goes, and a literal container or a name saying no
+    path where the file goes. Such a call fails on every run; a rewrite would keep it."""
+    if not call.args or call.args[0] is destination or isinstance(call.args[0], ast.Starred):
+        return False
+    saved = call.args[0]
+    if not (isinstance(saved, ast.Name) and set(identifier_words(saved.id)) & PATH_WORDS):
+        return False
+    return isinstance(destination, ast.Dict | ast.List | ast.Tuple) or (
+        isinstance(destination, ast.Name)
+        and not set(identifier_words(destination.id)) & (PATH_WORDS | FILE_OBJECT_WORDS))
 
 
 def _destination(call: ast.Call) -> tuple[ast.expr | None, bool]:
