@@ -168,6 +168,20 @@ def test_every_metadata_file_is_read(tmp_path: Path) -> None:
         assert find_torch_floor(folder) is not None, name
 
 
+def test_torch_ceiling_is_the_first_version_a_requirement_no_longer_admits(
+        tmp_path: Path) -> None:
+    from torchfix.model.torch_floor import find_torch_ceiling, parse_ceiling
+
+    assert [parse_ceiling(spec) for spec in (
+        ">=2.0,<2.2", "<=2.3.1", "<2.4.1", ">=1.13", "==2.0.0", "~=2.1")] == [
+        (2, 2), (2, 4), (2, 5), None, None, None]
+    write(tmp_path, {"pyproject.toml": '[project]\ndependencies = ["torch>=2.0,<2.2"]\n',
+                     "requirements-dev.txt": "torch<2.6\nnumpy<2\n"})
+    ceiling = find_torch_ceiling(tmp_path)
+    assert ceiling is not None and (ceiling.version, ceiling.source) == (
+        (2, 2), "pyproject.toml")
+
+
 def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:
     cases = {
         "pyproject.toml": ('[project]\nrequires-python = ">=3.9"\n', (3, 9)),

@@ -78,6 +78,8 @@ class Project:
     _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
     _torchless: str | None = field(default=None, repr=False)
     _torchless_read: bool = False
+    _ceiling: TorchFloor | None = field(default=None, repr=False)
+    _ceiling_read: bool = False
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
     _expectations_digest: str = ""
     _reach: dict[str, tuple[Reached, ...]] | None = field(default=None, repr=False)
@@ -401,6 +403,18 @@ class Project:
         self._note("project:python-floor", repr(floor.version) if floor else ABSENT)
         return floor
 
+    def torch_ceiling(self) -> TorchFloor | None:
+        """The first torch version the project's metadata no longer admits (`torch>=2.0,
+        <2.2` → 2.2), with the file that says so; None where nothing bounds torch."""
+        if not self._ceiling_read:
+            from torchfix.model.torch_floor import find_torch_ceiling
+
+            self._ceiling = find_torch_ceiling(self.root)
+            self._ceiling_read = True
+        ceiling = self._ceiling
+        self._note("project:torch-ceiling", repr(ceiling.version) if ceiling else ABSENT)
+        return ceiling
+
     def dependencies_without_torch(self) -> str | None:
         """The file listing the project's dependencies where none of them is torch (nor
         torchvision or torchaudio): nothing then says which torch it runs. None where
@@ -703,6 +717,7 @@ class Project:
         self._floor_read = False
         self._python_floor_read = False
         self._torchless_read = False
+        self._ceiling_read = False
         self._package_floors.clear()
         self._expectations = None
         self._reach = None
@@ -734,6 +749,9 @@ class Project:
             if key == "project:torch-floor":
                 floor = self.torch_floor()
                 return repr(floor.version) if floor else ABSENT
+            if key == "project:torch-ceiling":
+                ceiling = self.torch_ceiling()
+                return repr(ceiling.version) if ceiling else ABSENT
             if key == "project:python-floor":
                 python_floor = self.python_floor()
                 return repr(python_floor.version) if python_floor else ABSENT

@@ -128,6 +128,42 @@ def _package_name(package: str) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
+def parse_ceiling(spec: str) -> Version | None:
+    """The first torch version an explicit upper bound of a requirement no longer admits,
+    as (major, minor): `<2.2` → (2, 2), `<2.4.1` and `<=2.3.1` → (2, 5) and (2, 4); None
+    where it sets none. A pin (`==2.0.0`, `~=2.1`) is not a bound on what the project
+    can run: pins are bumped as a matter of course, a `<` says what it cannot run."""
+    ceilings: list[Version] = []
+    for clause in spec.split(","):
+        match = _CLAUSE.search(clause.strip())
+        if match is None:
+            continue
+        op = match.group("op")
+        numbers = [int(part) for part in match.group("version").split(".")]
+        major, minor = numbers[0], numbers[1] if len(numbers) > 1 else 0
+        if op == "<":
+            ceilings.append((major, minor + 1) if len(numbers) > 2 and any(numbers[2:])
+                            else (major, minor))
+        elif op == "<=":
+            ceilings.append((major, minor + 1))
+    return min(ceilings) if ceilings else None
+
+
+def find_torch_ceiling(root: Path) -> TorchFloor | None:
+    """The lowest upper bound on torch the project's metadata files declare (`torch>=2.0,
+    <2.2` → (2, 2), the first version it does not admit), with where; None where none
+    bounds it."""
+    found = []
+    for source, requirement in _declared_requirements(root):
+        match = _NAME.match(requirement)
+        if match is None or match.group("spec").lstrip().startswith("@"):
+            continue
+        ceiling = parse_ceiling(match.group("spec").replace(" ", ","))
+        if ceiling is not None:
+            found.append(TorchFloor(ceiling, source))
+    return min(found, key=lambda ceiling: ceiling.version) if found else None
+
+
 def requirement_floor(line: str, name: re.Pattern[str] = _NAME) -> Version | None:
     """The floor of one requirement line if it names torch (`torch>=2.1`, `pytorch=2.0`),
     or the package `name` matches."""
