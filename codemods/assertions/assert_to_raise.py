@@ -1595,14 +1595,7 @@ class _Decider:
                    for tensor in [self._dimensions_of(operand)] if tensor is not None}
         if not tensors:
             return None
-        parent = self.model.parent(node)
-        body = next((block for field in ("body", "orelse", "finalbody")
-                     if isinstance(block := getattr(parent, field, None), list)
-                     and node in block), None)
-        if body is None:
-            return None
-        following = body[body.index(node) + 1:body.index(node) + 1 + DIMENSIONS_LOOKAHEAD]
-        for statement in following:
+        for statement in _following_statements(self.model, node)[:DIMENSIONS_LOOKAHEAD]:
             for inner in ast.walk(statement):
                 tensor = _indexed_dimension(inner)
                 if tensor is not None and ast.unparse(tensor) in tensors:
