@@ -483,6 +483,8 @@ class _Decider:
                 # `lp - lp.detach()` is the score-function trick
                 and ast.dump(left) != ast.dump(right)
             ):
+                if self._recomputed(left, right, node):
+                    return Kind.CLAMPED  # identically 0: as bounded as a clamp makes it
                 if any(_mentions_words(side, REFERENCE_WORDS) for side in (left, right)):
                     return Kind.REFERENCE
                 return Kind.DIFFERENCE
@@ -517,6 +519,58 @@ class _Decider:
         if isinstance(node, ast.Attribute):
             return Kind.NAMED if is_log_ratio_name(node.attr) else Kind.OTHER
         return Kind.OTHER
+
+    def _recomputed(self, left: ast.expr, right: ast.expr, difference: ast.expr) -> bool:
+        """Whether both log-probabilities are the same expression evaluated twice in one
+        pass, one copy without gradients: TRPO's surrogate at the current parameters
+        (offlinerl's `old = self.actor(obs).log_prob(act)` under `no_grad`, then again with
+        gradients). The log-ratio is exactly 0 there, so exp cannot overflow; only its
+        gradient matters. Two evaluations across a loop (PPO's old log-probabilities taken
+        before the update epochs) differ after the first step and are not this."""
+        read: list[ast.stmt] = []
+        first = self._canonical(left, read, depth=3)
+        second = self._canonical(right, read, depth=3)
+        if first != second or "Call(" not in first:
+            return False
+        loop = self._innermost_loop(difference)
+        return all(self._innermost_loop(statement) is loop for statement in read)
+
+    def _canonical(self, node: ast.AST, read: list[ast.stmt], depth: int) -> str:
+        """`node` spelled out with each local name read replaced by the value of its only
+        assignment (to `depth` levels); the assignments followed go to `read`."""
+        if isinstance(node, ast.Name) and depth > 0:
+            binding = self.model.binding(node)
+            statement = binding.statement if binding is not None else None
+            if (binding is not None and binding.kind is BindingKind.ASSIGNMENT
+                    and not binding.augmented and binding.value is not None
+                    and len(binding.scope.local(node.id)) == 1
+                    and isinstance(statement, (ast.Assign, ast.AnnAssign))
+                    and (statement.targets if isinstance(statement, ast.Assign)
+                         else [statement.target]) == [binding.node]):
+                read.append(statement)
+                return self._canonical(self._unwrapped(binding.value), read, depth - 1)
+        if not isinstance(node, ast.AST):
+            return repr(node)
+        fields = []
+        for name, value in ast.iter_fields(node):
+            if name == "ctx":
+                continue
+            if isinstance(value, list):
+                fields.append("[" + ",".join(self._canonical(item, read, depth)
+                                             for item in value) + "]")
+            else:
+                fields.append(self._canonical(value, read, depth) if isinstance(
+                    value, ast.AST) else repr(value))
+        return f"{type(node).__name__}({','.join(fields)})"
+
+    def _innermost_loop(self, node: ast.AST) -> ast.AST | None:
+        """The closest loop around `node` inside its function; None outside any."""
+        for ancestor in self.model.ancestors(node):
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While)):
+                return ancestor
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return None
+        return None
 
     def _is_log_prob(self, node: ast.expr) -> bool:
         while isinstance(node, ast.Subscript):  # old_log_probs[key], b_logprobs[mb_inds]
