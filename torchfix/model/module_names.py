@@ -20,13 +20,19 @@ class ModuleName(NamedTuple):
 def module_name_for(path: Path) -> ModuleName:
     """The dotted name Python imports `path` by: its packages (folders with an
     `__init__.py`) above it, up to the first folder that is not one."""
-    path = Path(os.path.abspath(path))
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        parts.append(folder.name)
-        folder = folder.parent
+    # os.path on strings: called once per file of every run, where pathlib's objects
+    # cost several times the stat calls themselves.
+    file = os.path.abspath(path)
+    folder, file_name = os.path.split(file)
+    is_package = file_name == "__init__.py"
+    parts = [] if is_package else [os.path.splitext(file_name)[0]]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent, name = os.path.split(folder)
+        if parent == folder:
+            break
+        parts.append(name)
+        folder = parent
     if not parts:  # an __init__.py whose folder is not importable: name it by its folder
-        parts, folder = [path.parent.name], path.parent.parent
-    return ModuleName(".".join(reversed(parts)), is_package, folder)
+        parent, name = os.path.split(os.path.dirname(file))
+        parts, folder = [name], parent
+    return ModuleName(".".join(reversed(parts)), is_package, Path(folder))

@@ -234,11 +234,12 @@ class Project:
         roots = self._source_roots
         if self._decided_root is not None and self._decided_root in roots:
             roots = [self._decided_root, *(r for r in roots if r != self._decided_root)]
-        for source_root in roots:
-            base = source_root.joinpath(*parts)
-            for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
-                if candidate.is_file():
-                    return candidate
+        relative = os.path.join(*parts)
+        for source_root in roots:  # os.path: asked once per module a cached result read
+            base = os.path.join(source_root, relative)
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(candidate):
+                    return Path(candidate)
         return None
 
     def _read_module(self, name: str) -> ModuleFacts | None:
