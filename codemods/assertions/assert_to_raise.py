@@ -16,7 +16,13 @@ from enum import Enum
 from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
-from torchfix.model.expected_errors import Expectation, Reached
+from torchfix.model.expected_errors import (
+    Expectation,
+    MessageTemplate,
+    Reached,
+    literal_pattern,
+    template_may_contain,
+)
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import every_answer, parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, BindingKind, Scope, ScopeKind, SemanticModel
@@ -1161,7 +1167,7 @@ class _Decider:
         expectations = self.expectations()
         if not expectations:
             return None
-        message = self._message_text(node.msg)
+        message = self._message_for_tests(node.msg)
         name = function.tested_as
         return next((e for e in expectations if not e.handler
                      and e.matches(name, message) and not e.accepts(exception)), None)
@@ -1174,7 +1180,7 @@ class _Decider:
             return None
         path = self.model.function_path(function.node)
         key = ".".join((self.file.module.name, *path, function.name))
-        message = self._message_text(node.msg)
+        message = self._message_for_tests(node.msg)
         return next((r for r in self.file.project.assertion_reach().get(key, ())
                      if r.expectation.fits(message) and not r.expectation.accepts(exception)),
                     None)
@@ -1188,6 +1194,7 @@ class _Decider:
         message = self._message_text(node.msg)
         if not message:
             return None
+        template = self._message_for_tests(node.msg)
         for expectation in self.expectations():
             pattern = expectation.pattern
             if not pattern or expectation.accepts(exception):
@@ -1200,7 +1207,22 @@ class _Decider:
                 continue
             if found is not None and len(found.group(0).split()) >= MATCHED_WORDS:
                 return expectation
+            # an f-string's message, with the values the test's call formats into it
+            # ("probe expects 32-dim features")
+            text = literal_pattern(pattern)
+            if (isinstance(template, tuple) and text is not None
+                    and len(text.split()) >= MATCHED_WORDS
+                    and template_may_contain(template, pattern)):
+                return expectation
         return None
+
+    def _message_for_tests(self, message: ast.expr | None) -> str | MessageTemplate | None:
+        """The message as a test's `match=` sees it: an f-string as its parts (each
+        formatted value may be any text, `Expectation.fits`), else `_message_text`."""
+        if isinstance(message, ast.JoinedStr):
+            return tuple(part.value if isinstance(part, ast.Constant) else None
+                         for part in message.values)
+        return self._message_text(message)
 
     def _message_text(self, message: ast.expr | None) -> str | None:
         """What `str(error)` holds, as far as the source says: "" for no message, an

@@ -19,6 +19,7 @@ asserts the test may be the one expecting.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import warnings
@@ -91,14 +92,80 @@ class Expectation:
         """Whether the test passes as well when `exception` is raised instead."""
         return bool({exception, "Exception", "BaseException", "*"} & self.tolerated)
 
-    def fits(self, message: str | None) -> bool:
-        """Whether the test's pattern, if any, fits this message (None: not a literal)."""
+    def fits(self, message: str | MessageTemplate | None) -> bool:
+        """Whether the test's pattern, if any, fits this message (None: not a literal; a
+        tuple: an f-string's parts, None for each formatted value)."""
         if self.pattern is None or message is None:
             return True
+        if isinstance(message, tuple):
+            return template_may_contain(message, self.pattern)
         try:
             return re.search(self.pattern, message) is not None
         except re.error:
             return True
+
+
+# An f-string message as its parts: the literal text, None where a value is formatted in
+# (`f"probe expects {self.embed_dim}-dim features"` → ("probe expects ", None,
+# "-dim features")).
+MessageTemplate = tuple[str | None, ...]
+# The share of a test's pattern an f-string message's literal text must spell.
+LITERAL_SHARE = 0.6
+
+_REGEX_SYNTAX = re.compile(r"(?<!\\)[.^$*+?{}\[\]|()]")
+
+
+def literal_pattern(pattern: str) -> str | None:
+    """The text a `match=` pattern stands for when it is a plain string (escapes
+    `re.escape` adds undone); None for a pattern with regex syntax."""
+    if _REGEX_SYNTAX.search(pattern):
+        return None
+    return re.sub(r"\\(\W)", r"\1", pattern)
+
+
+def template_may_contain(template: MessageTemplate, pattern: str) -> bool:
+    """Whether some message the f-string makes holds what `pattern` matches, each
+    formatted value standing for any text: canvit's test matches "probe expects 32-dim
+    features" against `f"probe expects {self.embed_dim}-dim features, got {D}"`. A
+    pattern with regex syntax fits where each run of plain text between its syntax does
+    (`expects \\d+-dim`: "expects ", "-dim"); one with alternatives (`|`) always fits
+    (the assert is then left alone, the cautious side)."""
+    text = literal_pattern(pattern)
+    if text is None:
+        if "|" in pattern:
+            return True
+        runs = re.split(r"\\[A-Za-z]|(?<!\\)[.^$*+?{}\[\]()]+", pattern)
+        return all(template_may_contain(template, re.escape(literal_pattern(run) or ""))
+                   for run in runs if run and literal_pattern(run))
+    if not text:
+        return True
+
+    @functools.cache
+    def literal_chars(at: int, part: int, offset: int) -> int:
+        # The most characters of text[at:] the template's literal text can spell from
+        # template[part] (from `offset`) on, the formatted values spelling the rest; -1
+        # where it cannot be spelled at all.
+        if at == len(text):
+            return 0
+        if part == len(template):
+            return -1
+        literal = template[part]
+        if literal is None:  # a formatted value: any number of characters
+            return max(literal_chars(at + taken, part + 1, 0)
+                       for taken in range(len(text) - at + 1))
+        rest = literal[offset:]
+        length = min(len(rest), len(text) - at)
+        if text[at:at + length] != rest[:length]:
+            return -1
+        after = literal_chars(at + length, part + 1, 0)
+        return -1 if after < 0 else after + length
+
+    # Most of what the test names must be the message's own words, not the values
+    # formatted into it: a value can be any text, so it could spell any pattern alone.
+    best = max(literal_chars(0, index, offset)
+               for index, literal in enumerate(template)
+               for offset in range(1 if literal is None else max(len(literal), 1)))
+    return best >= LITERAL_SHARE * len(text)
 
 
 def expectations_in(root: Path) -> Iterator[Expectation]:

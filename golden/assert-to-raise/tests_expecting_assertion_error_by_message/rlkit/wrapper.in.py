@@ -18,3 +18,9 @@ def check_gamma(gamma):
 def check_horizon(horizon):
     assert horizon > 0, "the horizon must be positive"
     return horizon
+
+
+def check_observations(observations, expected_dim):
+    dim = observations.shape[-1]
+    assert dim == expected_dim, f"policy expects {expected_dim}-dim observations, got {dim}"
+    return observations

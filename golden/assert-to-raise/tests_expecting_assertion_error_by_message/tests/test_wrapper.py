@@ -28,3 +28,9 @@ def test_patterns_that_name_no_assert():
         run_experiment(buffer_size=0)
     with pytest.raises(AssertionError, match="a quarter"):
         run_experiment(gamma=0.5)  # two words only: the assert is rewritten
+
+
+def test_observation_width_checked_by_the_experiment():
+    # the test's values stand where the f-string formats them: "8" for {expected_dim}
+    with pytest.raises(AssertionError, match="policy expects 8-dim observations"):
+        run_experiment(obs_dim=4)
