@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.ast_names import dotted_name
-from torchfix.model.semantic import Binding, Scope
+from torchfix.model.semantic import Binding, BindingKind, Scope
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
 # The deprecated namespaces and the device each one stands for.
@@ -40,6 +40,11 @@ DEPRECATED_IN = (2, 4)
 # torch.amp signature is (device_type, dtype, enabled, cache_enabled), so they become keywords.
 AUTOCAST_POSITIONAL = ("enabled", "dtype", "cache_enabled")
 # The keyword under which each new API takes its device.
+# The dtype `torch.<device>.amp.autocast()` fixed when given none.
+DEVICE_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}
+DTYPE_KEPT = (", dtype={dtype}: the old autocast always meant that dtype, and a model's "
+              "method runs inside its callers' autocast, whose dtype torch.amp.autocast "
+              "without one would take")
 DEVICE_KEYWORD = {
     "autocast": "device_type", "GradScaler": "device",
     "custom_fwd": "device_type", "custom_bwd": "device_type",
@@ -66,6 +71,9 @@ class CallEdit:
     target: str  # autocast, GradScaler, custom_fwd or custom_bwd
     device: str | None
     shorten: bool = False
+    # `dtype=<this>` added to an autocast call that relied on the old API's fixed dtype
+    # ("torch.float16"), where an enclosing autocast may set another (`_model_dtype`)
+    dtype: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,10 @@ class AmpApi(Codemod):
     float16 (`torch.cpu.amp.autocast()` bfloat16) and `cache_enabled=True`, while
     `torch.amp.autocast("cuda")` without them takes the current autocast settings. The
     two differ only inside an enclosing autocast region of the same device with another
-    dtype (or cache setting), or after `torch.set_autocast_dtype`. A call that already
+    dtype (or cache setting), or after `torch.set_autocast_dtype`. Where that is likely,
+    in a method of an `nn.Module` (which runs inside its callers' autocast), a call that
+    names no dtype gets the old one: `dtype=torch.float16` (`torch.bfloat16` on the
+    CPU). A call that already
     names its device the new way is moved as it is: with the old API it raised a
     `TypeError` (`device_type=` is not one of its parameters), or, for
     `torch.cuda.amp.autocast("cuda")`, it read "cuda" as a truthy `enabled`, meaning the
@@ -796,8 +807,11 @@ class _Planner:
                 call = self.model.parent(reference.node)
                 assert isinstance(call, ast.Call)
                 if not reference.names_device:
-                    yield Finding(call, _call_message(unit, target) + suffix, safety,
-                                  data=CallEdit(target, unit.device, shorten))
+                    dtype = self._model_dtype(call, unit) if target == "autocast" else None
+                    message = _call_message(unit, target) + (
+                        DTYPE_KEPT.format(dtype=dtype) if dtype else "")
+                    yield Finding(call, message + suffix, safety,
+                                  data=CallEdit(target, unit.device, shorten, dtype))
                 elif shorten:  # already names its device: only the module changes
                     yield Finding(call, _name_message(unit, target) + suffix, safety,
                                   data=CallEdit(target, None, shorten))
@@ -807,6 +821,52 @@ class _Planner:
             elif shorten:
                 yield Finding(reference.node, _name_message(unit, target) + suffix, safety,
                               data=ShortenEdit())
+
+    def _model_dtype(self, call: ast.Call, unit: Unit) -> str | None:
+        """The dtype the old autocast fixed (`torch.float16` for CUDA, `torch.bfloat16` for
+        the CPU), spelled as the module names torch, where the call is in a method of an
+        nn.Module and names no dtype: a model's forward runs inside its callers' autocast,
+        whose dtype `torch.amp.autocast` without one takes (open-metric-learning's ViT
+        blocks under its own float32 `inference()`, round 40). None elsewhere: a training
+        loop's autocast is the outermost, and the two APIs agree there."""
+        if any(keyword.arg == "dtype" for keyword in call.keywords) or len(call.args) >= 2 \
+                or any(keyword.arg is None for keyword in call.keywords):
+            return None
+        enabled = call.args[0] if call.args else next(
+            (keyword.value for keyword in call.keywords if keyword.arg == "enabled"), None)
+        if enabled is not None and self.model.literal(enabled) is False:
+            return None
+        function = self.model.enclosing_function(call)
+        owner = self.model.parent(function) if function is not None else None
+        if not isinstance(owner, ast.ClassDef) or not self._is_nn_module(owner):
+            return None
+        torch_name = self._torch_name(call)
+        if torch_name is None:
+            return None
+        return f"{torch_name}.{DEVICE_DTYPE[unit.device]}"
+
+    def _is_nn_module(self, owner: ast.ClassDef) -> bool:
+        """Whether the class derives from torch.nn.Module, through the project's classes."""
+        project = self.file.project
+        for base in owner.bases:
+            name = self.model.qualified_name(base)
+            if name is None:
+                continue
+            if any(_is_torch_module_class(found) for found in (name, *project.ancestors(name))
+                   if found is not None):
+                return True
+        return False
+
+    def _torch_name(self, at: ast.AST) -> str | None:
+        """The name `torch` itself is bound to where `at` reads names (`torch`, `th`)."""
+        scope = self.model.scope_of(at)
+        for name in ("torch", "th", "pt"):
+            resolved = self.model.resolving_scope(name, scope)
+            bindings = resolved.local(name) if resolved is not None else []
+            if len(bindings) == 1 and bindings[0].qualified_name == "torch" and (
+                    bindings[0].kind is BindingKind.IMPORT):
+                return name
+        return None
 
     def _import_from_findings(self, units: Sequence[Unit]) -> Iterator[Finding]:
         """One finding per from-import and safety: the names that move together."""
@@ -1037,6 +1097,13 @@ def _names_a_device(argument: ast.expr) -> bool:
         return _names_a_device(argument.body) or _names_a_device(argument.orelse)
     name = dotted_name(argument)
     return name is not None and any("device" in part.lower() for part in name.split(".")[-2:])
+
+
+def _is_torch_module_class(qualified: str) -> bool:
+    """`torch.nn.Module` and torch's own module classes (`torch.nn.Sequential`)."""
+    parts = qualified.split(".")
+    return parts[:2] == ["torch", "nn"] and parts[-1][:1].isupper() and parts[-1] not in (
+        "Parameter", "ParameterList", "ParameterDict")
 
 
 def _call_message(unit: Unit, target: str) -> str:

@@ -17,6 +17,7 @@ from libcst.helpers import get_full_name_for_node
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor, EditSettings
 from torchfix.rewrite.edits import (
+    append_argument,
     as_keyword,
     insert_argument,
     keyword,
@@ -82,6 +83,8 @@ class AmpApiEditor(Editor):
         replacement = updated_node
         if edit.device is not None:
             replacement = _with_device(replacement, edit.target, edit.device, self._quote)
+        if edit.dtype is not None:
+            replacement = append_argument(replacement, keyword("dtype", _dotted(edit.dtype)))
         if edit.shorten:
             replacement = replacement.with_changes(func=_shortened(replacement.func))
         return replacement

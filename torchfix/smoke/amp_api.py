@@ -122,6 +122,23 @@ def cuda_matmul(a, b):
         return a @ b
 '''
 
+# A model whose block autocasts itself, run by a caller under its own autocast with
+# another dtype (open-metric-learning's ViT blocks under its float32 `inference()`).
+NESTED_MODEL = '''
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(64, 16)
+
+    def forward(self, x):
+        with torch.cpu.amp.autocast():
+            return self.proj(x)
+'''
+
 DEPRECATIONS = (FutureWarning, DeprecationWarning)
 
 
@@ -391,7 +408,35 @@ def module_alias_keeps_named_device(folder: Path) -> None:
         expect(half.dtype == torch.float16, f"cuda autocast produced {half.dtype}")
 
 
+def model_autocast_keeps_its_dtype(folder: Path) -> None:
+    """`torch.cpu.amp.autocast()` in a module's forward always meant bfloat16; the rewrite
+    says `dtype=torch.bfloat16`, so a caller's enclosing float16 autocast does not change
+    the block's precision (torch.amp.autocast without a dtype would take float16)."""
+    torch = require_torch()
+    fixed_source = _rewrite(NESTED_MODEL)
+    needle = 'torch.amp.autocast("cpu", dtype=torch.bfloat16)'
+    expect(needle in fixed_source, f"the rewrite lacks {needle!r}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        original = load_module(NESTED_MODEL, folder, "amp_nested_before")
+    fixed = load_module(fixed_source, folder, "amp_nested_after")
+    torch.manual_seed(0)
+    before_model = original.Block()
+    after_model = fixed.Block()
+    after_model.load_state_dict(before_model.state_dict())
+    x = torch.randn(8, 64)
+    with torch.autocast("cpu", dtype=torch.float16):
+        before = _quietly(lambda: before_model(x))
+        with _deprecations_as_errors():
+            after = after_model(x)
+    expect(before.dtype == torch.bfloat16, f"the original block produced {before.dtype}")
+    expect(after.dtype == before.dtype,
+           f"the rewritten block produced {after.dtype}, the original {before.dtype}")
+    expect(torch.equal(before, after), "the rewritten block's output differs")
+
+
 SCENARIOS = [
+    Scenario(CODEMOD, "model_autocast_keeps_its_dtype", model_autocast_keeps_its_dtype),
     Scenario(CODEMOD, "no_deprecation_warnings", no_deprecation_warnings),
     Scenario(CODEMOD, "cpu_autocast_bfloat16", cpu_autocast_bfloat16),
     Scenario(CODEMOD, "grad_scaler_steps_optimizer", grad_scaler_steps_optimizer),
