@@ -839,10 +839,33 @@ def _binding_at(model: SemanticModel, target: ast.Name) -> Binding | None:
 
 
 def _loads_scheduler_state(model: SemanticModel, call: ast.Call) -> bool:
-    """`scheduler.load_state_dict(torch.load(...))`: a learning-rate scheduler's state."""
+    """`scheduler.load_state_dict(torch.load(...))`, or a name the load is assigned to
+    read into one (`checkpoint = torch.load(path)`, then
+    `self.scheduler.load_state_dict(checkpoint["scheduler_state_dict"])`: trainer-pytorch,
+    round 40): a learning-rate scheduler's state."""
+    if _into_scheduler(model, call):
+        return True
     parent = model.parent(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    binding = _binding_at(model, parent.targets[0])
+    if binding is None:
+        return False
+    for read in model.references(binding):
+        node: ast.expr = read
+        while isinstance(outer := model.parent(node), ast.Subscript) and outer.value is node:
+            node = outer  # checkpoint["scheduler"]["state"]
+        if _into_scheduler(model, node):
+            return True
+    return False
+
+
+def _into_scheduler(model: SemanticModel, node: ast.expr) -> bool:
+    """Whether `node` is the argument of a scheduler's `load_state_dict`."""
+    parent = model.parent(node)
     return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
-            and parent.func.attr == "load_state_dict" and call in parent.args
+            and parent.func.attr == "load_state_dict" and node in parent.args
             and "sched" in ast.unparse(parent.func.value).lower())
 
 
