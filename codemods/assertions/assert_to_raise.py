@@ -1501,9 +1501,11 @@ class _Decider:
         return None
 
     def _opened_next(self, node: ast.Assert) -> bool:
-        """`assert path.exists()` (`os.path.isfile(path)`, ...) right before the statement
-        that opens or reads that path (`open(path)`, `path.open()`, `torch.load(path)`):
-        that call raises FileNotFoundError naming the path already, under -O too."""
+        """`assert path.exists()` (`os.path.isfile(path)`, ...) before a statement that
+        opens or reads that path (`open(path)`, `path.open()`, `torch.load(path)`), among
+        the next few of its block, none of which binds the path anew (torchkbert's
+        `sents = []` in between, round 40): that call raises FileNotFoundError naming the
+        path already, under -O too."""
         test = node.test
         if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute)):
             return False
@@ -1514,24 +1516,26 @@ class _Decider:
             path = test.args[0]  # os.path.exists(path)
         else:
             return False
-        after = _next_statement(self.model, node)
-        if after is None:
-            return False
         wanted = ast.unparse(path)
-        # the statement's own expressions: a `with`'s items, not its body
-        heads = (after.items if isinstance(after, (ast.With, ast.AsyncWith))
-                 else [after] if not isinstance(after, (ast.If, ast.For, ast.While, ast.Try))
-                 else [])
-        for head in heads:
-            for call in (n for n in ast.walk(head) if isinstance(n, ast.Call)):
-                func = call.func
-                name = _last_name(func)
-                if (isinstance(func, ast.Attribute) and name in PATH_READS
-                        and ast.unparse(func.value) == wanted):
-                    return True  # path.open(), path.read_text()
-                if (name in OPENERS and call.args
-                        and ast.unparse(call.args[0]) == wanted):
-                    return True  # open(path), torch.load(path)
+        for after in _following_statements(self.model, node)[:DIMENSIONS_LOOKAHEAD]:
+            # the statement's own expressions: a `with`'s items, not its body
+            heads = (after.items if isinstance(after, (ast.With, ast.AsyncWith))
+                     else [after] if not isinstance(
+                         after, (ast.If, ast.For, ast.While, ast.Try)) else [])
+            for head in heads:
+                for call in (n for n in ast.walk(head) if isinstance(n, ast.Call)):
+                    func = call.func
+                    name = _last_name(func)
+                    if (isinstance(func, ast.Attribute) and name in PATH_READS
+                            and ast.unparse(func.value) == wanted):
+                        return True  # path.open(), path.read_text()
+                    if (name in OPENERS and call.args
+                            and ast.unparse(call.args[0]) == wanted):
+                        return True  # open(path), torch.load(path)
+            if any(isinstance(target, (ast.Name, ast.Attribute)) and isinstance(
+                    target.ctx, ast.Store) and ast.unparse(target) == wanted
+                   for target in ast.walk(after)):
+                return False  # the path is another one from here on
         return False
 
     def _exception_object(self, test: ast.expr) -> str | None:
@@ -2756,7 +2760,8 @@ def _always_false(test: ast.expr) -> bool:
 NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf"})
 
 
-# How many statements after a dimension check `_dimensions_indexed_next` looks through.
+# How many statements after a dimension check (`_dimensions_indexed_next`) or a path check
+# (`_opened_next`) are looked through.
 DIMENSIONS_LOOKAHEAD = 4
 
 

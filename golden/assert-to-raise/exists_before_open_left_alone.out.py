@@ -28,3 +28,25 @@ def list_folder(folder: Path, other: Path):
         raise FileNotFoundError("expected folder.exists()")
     with other.open() as handle:
         return handle.read(), list(folder.iterdir())
+
+
+def count_file(path, verbose=False):
+    # torchkbert (round 40): a line in between, and the open a few lines later
+    if verbose:
+        print("counting file {} ...".format(path))
+    assert os.path.exists(path)
+
+    sents = []
+    with open(path, "r", encoding="utf-8") as f:
+        for line in f:
+            sents.append(line)
+    return sents
+
+
+def reload(path, fallback):
+    # the path is bound anew before the open: the check stays a check
+    if not os.path.exists(path):
+        raise FileNotFoundError("expected os.path.exists(path)")
+    path = fallback
+    with open(path) as handle:
+        return handle.read()
