@@ -702,7 +702,8 @@ class _Decider:
                 or self._never_checked(node)
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
                 or self._opened_next(node) or self._indexed_next(node)
-                or self._in_compiled_kernel(node) or self._dispatched_next(node)):
+                or self._in_compiled_kernel(node) or self._dispatched_next(node)
+                or self._raised_next(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -1586,6 +1587,16 @@ class _Decider:
                 return False  # the container is bound anew before any read
         return False
 
+    def _raised_next(self, node: ast.Assert) -> bool:
+        """`assert mode in MODES` right before `if mode not in MODES: ... raise` (torchok's
+        DiceLoss, round 41): the `if` raises on exactly the assert's failure, with the
+        project's own message, under -O too; a converted assert would only repeat it
+        with a blander message."""
+        after = _next_statement(self.model, node)
+        return (isinstance(after, ast.If) and not after.orelse and bool(after.body)
+                and isinstance(after.body[-1], ast.Raise)
+                and ast.unparse(after.test) in _failure_spellings(node.test))
+
     def _dispatched_next(self, node: ast.Assert) -> bool:
         """`assert method in ["moving_avg", "dft"]` right before an `if method == ...:` /
         `elif ...` chain on the same name whose final `else:` raises: that raise already
@@ -1737,8 +1748,10 @@ class _Decider:
         """Whether an `if` around the assert, in its function, already decides the
         condition: the assert in the `else` of an `if` that tests exactly its failure
         (careamics' `if max_val is None: ... else: assert max_val is not None`, round
-        25), or in the body of an `if` that tests the condition itself, with nothing
-        before it in that branch assigning a name the condition reads."""
+        25), or in the body of an `if` that tests the condition itself, or `and`s it with
+        others (torchmanager-diffusion's `if self.mlp is not None and time_emb is not
+        None: assert time_emb is not None`, round 41), with nothing before it in that
+        branch assigning a name the condition reads."""
         failures = _failure_spellings(node.test)
         condition = ast.unparse(node.test)
         read = {name.id for name in ast.walk(node.test) if isinstance(name, ast.Name)}
@@ -1750,9 +1763,12 @@ class _Decider:
                 branch = (ancestor.orelse if child in ancestor.orelse
                           else ancestor.body if child in ancestor.body else None)
                 test = ast.unparse(ancestor.test)
+                conjuncts = {ast.unparse(part) for part in ancestor.test.values} if (
+                    isinstance(ancestor.test, ast.BoolOp)
+                    and isinstance(ancestor.test.op, ast.And)) else {test}
                 if branch is not None and (
                         (branch is ancestor.orelse and test in failures)
-                        or (branch is ancestor.body and test == condition)):
+                        or (branch is ancestor.body and condition in conjuncts)):
                     before = branch[:branch.index(child)]  # type: ignore[arg-type]
                     return not any(
                         isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
@@ -2547,16 +2563,25 @@ def _absolute_imports(tree: ast.Module) -> Iterator[str]:
 
 def _prints_message(message: ast.expr | None) -> str | None:
     """Why the message cannot be raised: `assert x, print("...")` prints and gives None
-    (round 12: continuum), as do a logger's and `warnings.warn`'s calls."""
+    (round 12: continuum), as do a logger's and `warnings.warn`'s calls; and
+    `assert x, _raise(ValueError("..."))` raises the exception it is handed itself
+    (torchmanager's idiom, round 41: `raise ValueError(_raise(...))` would wrap a raise
+    in a raise)."""
     if not isinstance(message, ast.Call):
         return None
     func = message.func
     name = func.id if isinstance(func, ast.Name) else (
         func.attr if isinstance(func, ast.Attribute) else "")
-    if name not in MESSAGE_PRINTERS:
-        return None
-    return (f"its message is `{name}(...)`, which prints the text and gives None: raise "
-            "the text itself, by hand")
+    if name in MESSAGE_PRINTERS:
+        return (f"its message is `{name}(...)`, which prints the text and gives None: "
+                "raise the text itself, by hand")
+    handed = message.args[0] if len(message.args) == 1 and not message.keywords else None
+    if isinstance(handed, ast.Call) and _last_name(handed.func).endswith(
+            ("Error", "Exception")):
+        return (f"its message is `{name}({_last_name(handed.func)}(...))`, which raises that "
+                f"exception itself (and is stripped with the assert by -O): raise the "
+                f"{_last_name(handed.func)} directly, by hand")
+    return None
 
 
 _NEGATED_COMPARISONS: dict[type, type] = {

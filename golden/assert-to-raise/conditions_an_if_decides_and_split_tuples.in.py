@@ -34,3 +34,11 @@ def apply_action(action, valid):
 def window(data, size):
     assert size > 0, "size must be positive"
     return data[:size]
+
+
+def residual(x, mlp, time_emb=None):
+    # torchmanager-diffusion (round 41): the `if` `and`s the condition with another
+    if mlp is not None and time_emb is not None:
+        assert time_emb is not None, "Time embedding must be passed in"
+        x = x + mlp(time_emb)
+    return x
