@@ -689,6 +689,13 @@ class _Decider:
             return Decision(Verdict.REPORT, "ValueError", node, reason=(
                 f"the message reads `{undefined}`, which nothing defines here: a failing "
                 "check raises NameError, and a raise would keep that; fix the message"))
+        compared = _type_compared_with_string(node.test)
+        if compared is not None:
+            # pytorch-policy's `assert type(scalars) == 'dict'` (round 41): a type never
+            # equals a string, so the check fails on every call; a raise would keep that
+            return Decision(Verdict.REPORT, "TypeError", node, reason=(
+                f"`{compared}` compares a type with a string, which never holds: the check "
+                "fails on every call; `isinstance(...)` was probably meant"))
         if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
             # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
             # meant to be compared was split at its comma into a test and a message
@@ -2559,6 +2566,23 @@ def _absolute_imports(tree: ast.Module) -> Iterator[str]:
     for node in nodes_of(tree, ast.ImportFrom):
         if not node.level and node.module:
             yield node.module
+
+
+def _type_compared_with_string(test: ast.expr) -> str | None:
+    """`type(x) == "dict"` (or `is`), alone or `and`-ed: the comparison's source; None
+    where the test has none."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+        else [test]
+    for part in parts:
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1
+                and isinstance(part.ops[0], ast.Eq | ast.Is)):
+            continue
+        sides = (part.left, part.comparators[0])
+        if any(isinstance(side, ast.Call) and isinstance(side.func, ast.Name)
+               and side.func.id == "type" and len(side.args) == 1 for side in sides) and any(
+                isinstance(side, ast.Constant) and isinstance(side.value, str) for side in sides):
+            return ast.unparse(part)
+    return None
 
 
 def _prints_message(message: ast.expr | None) -> str | None:

@@ -92,11 +92,14 @@ LARGE_CONSTANT = 0.01
 
 def _large_constant(x: ast.expr) -> bool:
     """Whether x is a number written out, alone or filling a tensor (`torch.full(shape,
-    1.)`, `torch.tensor(1.)`), at least LARGE_CONSTANT from 0: invariant-point-attention's
-    and igfold's `torch.log(torch.exp(torch.full((heads,), 1.)) - 1.)`, an initial value
-    (round 30's reviewers: the rewrite gains nothing there)."""
+    1.)`, `torch.tensor(1.)`, `torch.ones(n)`), at least LARGE_CONSTANT from 0:
+    invariant-point-attention's and igfold's `torch.log(torch.exp(torch.full((heads,),
+    1.)) - 1.)`, an initial value (round 30's reviewers: the rewrite gains nothing
+    there)."""
     if isinstance(x, ast.Call) and x.args and isinstance(x.func, ast.Attribute | ast.Name):
         called = x.func.attr if isinstance(x.func, ast.Attribute) else x.func.id
+        if called in ("ones", "ones_like"):
+            return True  # igfold-pytorch's `torch.exp(torch.ones(n_head)) - 1.0` (round 41)
         if called == "full" and len(x.args) >= 2:
             x = x.args[1]
         elif called == "tensor":

@@ -6,6 +6,7 @@ import torch
 
 def init_weights(heads):
     point_weights = torch.log(torch.exp(torch.full((heads,), 1.0)) - 1.0)
+    gamma = torch.log(torch.exp(torch.ones(heads)) - 1.0)  # igfold-pytorch (round 41)
     scale = torch.exp(torch.tensor(0.5)) - 1
     tiny = torch.exp(torch.tensor(1e-6)) - 1
-    return point_weights, scale, tiny
+    return point_weights, gamma, scale, tiny
