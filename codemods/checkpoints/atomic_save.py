@@ -300,6 +300,11 @@ RESUME_VALUE_WORDS = frozenset(
     {"optimizer", "optimizers", "optim", "scheduler", "schedulers", "scaler", "epoch",
      "epochs", "step", "steps", "iteration", "iterations", "iter"}
 )
+# Whose state is a run's whole state, optimizer included (`trainer.state_dict()`).
+RESUMED_OWNERS = frozenset({"trainer", "engine", "agent", "learner", "runner"})
+PER_COUNTER_MARK = "a new file of weights per `"
+PER_COUNTER_REASON = (" (" + PER_COUNTER_MARK + "{counter}`, none ever overwritten: a "
+                      "crash tears only the newest, and every earlier one survives)")
 CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a parameter of "
                         "{function}(), so whether a run resumes from it is up to the "
                         "caller)")
@@ -901,10 +906,12 @@ def _kept_in_place(model: SemanticModel, decisions: list[tuple[ast.expr, Safety,
     """For each safe save (by node id), the line of another save of the same function
     that a default run leaves writing in place (an unsafe fix, or a report). renate's
     avalanche updater writes `model.ckpt` in place and then its state file atomically:
-    round 27 called the lone atomic save noise."""
+    round 27 called the lone atomic save noise. A new file of weights per epoch
+    (`PER_COUNTER_REASON`) is no part of such a set: torn, it leaves the other files as
+    they were."""
     others: dict[int, list[int]] = {}
-    for node, decision, _ in decisions:
-        if decision is not Safety.SAFE:
+    for node, decision, message in decisions:
+        if decision is not Safety.SAFE and PER_COUNTER_MARK not in message:
             function = model.enclosing_function(node)
             if function is not None:
                 others.setdefault(id(function), []).append(node.lineno)
@@ -1224,7 +1231,29 @@ class _Facts:
         uncalled = self._uncalled_function(call)
         if uncalled is not None:
             return Safety.UNSAFE, CALL_MESSAGE + UNCALLED_REASON.format(function=uncalled)
+        counter = self._weights_per_counter(destination, call)
+        if counter is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + PER_COUNTER_REASON.format(counter=counter)
         return Safety.SAFE, CALL_MESSAGE
+
+    def _weights_per_counter(self, destination: ast.expr, call: ast.Call) -> str | None:
+        """The training counter the file's name formats (`"yolov3_ckpt_%05d.pth" %
+        epoch`), where what is saved holds no resume-only state (no optimizer, scheduler
+        or counter: `model.state_dict()`): a new file of weights each time, none ever
+        overwritten, so a crash tears only the newest while every earlier one survives
+        (torch-yolo3, round 41: noise to its reviewer), and nothing in the module reads
+        them back by that name (video-diffusion's `load(step)`, round 24, accepted). None
+        elsewhere."""
+        function = self.model.enclosing_function(call)
+        scope = self.model.scope_created_by(function) if function is not None else None
+        counters = self._formatted_counters(destination, scope)
+        if not counters or not call.args or isinstance(call.args[0], ast.Starred):
+            return None
+        if self._words_through(call.args[0], scope) & (RESUME_VALUE_WORDS | RESUMED_OWNERS):
+            return None  # `{"model": ..., "optimizer": ..., "epoch": epoch}`: a resume point
+        if self._loaded_back(destination) or self._loaded_by_sibling_method(destination, call):
+            return None  # `load(step)` reads the newest back: torn, it breaks the resume
+        return sorted(counters)[0]
 
     def _uncalled_function(self, call: ast.Call) -> str | None:
         """The module-level function around the save where nothing in the project names it
@@ -3716,12 +3745,26 @@ def _loads(call: ast.Call) -> bool:
 
 
 def _counters_formatted(value: ast.AST) -> list[str]:
-    """The training counters (`epoch`, `self.step`) an f-string in `value` formats."""
-    return [_dotted(part.value) or _identifier(part.value) or ""
-            for inner in ast.walk(value) if isinstance(inner, ast.JoinedStr)
-            for part in inner.values
-            if isinstance(part, ast.FormattedValue)
-            and COUNTER_WORDS & set(identifier_words(_identifier(part.value) or ""))]
+    """The training counters (`epoch`, `self.step`) a string in `value` formats: an
+    f-string's fields, `"ckpt_%05d.pth" % epoch` (torch-yolo3, round 41) and
+    `"ckpt_{}.pth".format(epoch)`, a counter passed as it is (not `"best" if is_best
+    else epoch`, which also names a file kept over and over)."""
+    formatted: list[ast.expr] = []
+    for inner in ast.walk(value):
+        if isinstance(inner, ast.JoinedStr):
+            formatted += [part.value for part in inner.values
+                          if isinstance(part, ast.FormattedValue)]
+        elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod) and isinstance(
+                inner.left, ast.Constant) and isinstance(inner.left.value, str):
+            right = inner.right
+            formatted += list(right.elts) if isinstance(right, ast.Tuple) else [right]
+        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and (
+                inner.func.attr == "format" and isinstance(inner.func.value, ast.Constant)
+                and isinstance(inner.func.value.value, str)):
+            formatted += [*inner.args, *(keyword.value for keyword in inner.keywords)]
+    return [_dotted(field) or _identifier(field) or "" for field in formatted
+            if isinstance(field, ast.Name | ast.Attribute)
+            and COUNTER_WORDS & set(identifier_words(_identifier(field) or ""))]
 
 
 def _hashes(name: str) -> bool:

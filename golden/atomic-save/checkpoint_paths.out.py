@@ -81,7 +81,7 @@ def save_best(model, run_dir):
 
 
 def save_epoch(model, epoch):
-    _torchfix_atomic_save(model.state_dict(), CHECKPOINT_DIR / f"epoch_{epoch:03d}.pt")
+    torch.save(model.state_dict(), CHECKPOINT_DIR / f"epoch_{epoch:03d}.pt")
     _torchfix_atomic_save(
         model.state_dict(), f"{CHECKPOINT_DIR}/last.pt"
     )  # what resume() reads

@@ -69,9 +69,7 @@ class Trainer:
         self.scratch = tempfile.mkdtemp()
 
     def save_checkpoint(self, step):
-        _torchfix_atomic_save(
-            self.state_dict(), os.path.join(self.output_dir, f"step-{step}.pt")
-        )
+        torch.save(self.state_dict(), os.path.join(self.output_dir, f"step-{step}.pt"))
 
     def save_to(self, ckpt_path):
         for _ in range(2):

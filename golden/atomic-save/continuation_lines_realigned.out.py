@@ -1,3 +1,4 @@
+# golden-args: --unsafe-fixes
 """A call aligned with its opening bracket stays aligned once `torch.save(` is renamed
 (modelscope's team trainer, round 32: its flake8 selects E128); lines that hang from the
 statement, as a dict's do in `torch.save({`, stay where they are (deeppavlov, round 33)."""
