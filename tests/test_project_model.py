@@ -211,6 +211,28 @@ def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:
     assert find_python_floor(described).version == (3, 6)
 
 
+def test_python_floor_from_trove_classifiers_where_nothing_else_declares_one(
+        tmp_path: Path) -> None:
+    # inferno-pytorch (round 42) lists Python 3.5 and 3.6 and declares no Requires-Python
+    classifiers = ("Classifier: Programming Language :: Python :: 3.6\n"
+                   "Classifier: Programming Language :: Python :: 3.5\n")
+    write(tmp_path / "sdist", {"PKG-INFO": "Metadata-Version: 2.1\n" + classifiers
+                               + "\nProgramming Language :: Python :: 2.7 in the README\n"})
+    floor = find_python_floor(tmp_path / "sdist")
+    assert floor is not None and floor.version == (3, 5)
+    assert floor.source == "the classifiers of PKG-INFO"
+    write(tmp_path / "setup", {"setup.py": "setup(classifiers=[\n"
+                               "    'Programming Language :: Python :: 3.7',\n"
+                               "    'Programming Language :: Python :: 3 :: Only',\n])\n"})
+    assert find_python_floor(tmp_path / "setup").version == (3, 7)
+    write(tmp_path / "toml", {"pyproject.toml": '[project]\nclassifiers = '
+                              '["Programming Language :: Python :: 3.9"]\n'})
+    assert find_python_floor(tmp_path / "toml").version == (3, 9)
+    # a declared Requires-Python wins over the classifiers (often left stale)
+    write(tmp_path / "sdist", {"setup.cfg": "[options]\npython_requires = >=3.8\n"})
+    assert find_python_floor(tmp_path / "sdist").version == (3, 8)
+
+
 def test_python_floor_from_the_codes_own_version_checks(tmp_path: Path) -> None:
     python_2 = "import sys\nOLD = sys.version_info[0] == 2\n"
     f_string = "def name(x):\n    return f'{x}.pt'\n"

@@ -1103,6 +1103,8 @@ class _Facts:
                 decided = self._call_decision(parent)
                 if decided is not None:
                     yield parent, decided[0], decided[1]
+            elif isinstance(parent, ast.Attribute) and parent.value is node:
+                continue  # `torch.save.__code__`: read about, not passed on (torchwrench)
             elif not self._is_module_alias(node, parent) and \
                     not self.renames_in(model.function_path(node)):
                 if _is_default(node, parent) and not self._default_saves_paths(node):
@@ -1185,6 +1187,7 @@ class _Facts:
             return Safety.MANUAL, OPEN_MESSAGE.format(line=opened.lineno)
         if self._is_debug_artifact(destination, call) or self._is_recreatable(destination, call) \
                 or self.commit_marker() is not None or self._emptied_first(destination, call) \
+                or self._folder_marks_it_done(destination, call) \
                 or self._linked_after(call) or self._named_by_pointer_after(destination, call):
             return None
         if self._is_export(call) or self._content_addressed(destination, call):
@@ -1828,6 +1831,78 @@ class _Facts:
                 continue
             if self.model.qualified_name(other.func) == "shutil.rmtree" and \
                     self._path_names(other.args[0], scope, set()) & names:
+                return True
+        return False
+
+    def _folder_marks_it_done(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes into a folder its function makes first (`os.makedirs`,
+        `Path.mkdir`, `os.system("mkdir -p " + d)`), and the module runs that function only
+        where the folder does not exist yet (`if not os.path.exists(self.subdir_processed):
+        self.process()`): the folder's existence marks the work done, so a crash after
+        the mkdir leaves later runs skipping it whatever each file holds, and an atomic
+        file changes nothing (block.bootstrap.pytorch's preprocessed VQA files: noise in
+        rounds 37 and 42). A guard on the file itself is another matter: there a torn
+        file would pass for done, and the rewrite stays."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        scope = self.model.scope_created_by(function)
+        folders = self._path_names(destination, scope, set()) | self._attribute_paths(
+            destination)
+        if not folders or not self._makes_folder(function, scope, folders):
+            return False
+        own = _dotted(destination) or ""
+        for guard in nodes_of(self.tree, ast.If):
+            checked = _missing_path(guard.test)
+            if checked is None or not any(
+                    isinstance(inner, ast.Call) and _identifier(inner.func) == function.name
+                    for statement in guard.body for inner in ast.walk(statement)):
+                continue
+            around = self.model.enclosing_function(guard)
+            guard_scope = self.model.scope_created_by(around) if around is not None \
+                else self.model.module_scope
+            names = self._path_names(checked, guard_scope, set())
+            if names & folders and own not in names:
+                return True
+        return False
+
+    def _attribute_paths(self, destination: ast.expr) -> set[str]:
+        """The names `self.<attr>` is built from where the class assigns it
+        (`self.path_trainset = osp.join(self.subdir_processed, "trainset.pth")` in
+        `__init__`)."""
+        if not (isinstance(destination, ast.Attribute) and isinstance(destination.value,
+                                                                        ast.Name)
+                and destination.value.id == "self"):
+            return set()
+        owner = self.model.enclosing_class(destination)
+        found: set[str] = set()
+        for assign in nodes_of(owner, ast.Assign) if owner is not None else ():
+            if any(isinstance(target, ast.Attribute) and target.attr == destination.attr
+                   and isinstance(target.value, ast.Name) and target.value.id == "self"
+                   for target in assign.targets):
+                method = self.model.enclosing_function(assign)
+                method_scope = self.model.scope_created_by(method) if method is not None \
+                    else self.model.module_scope
+                found |= self._path_names(assign.value, method_scope, set())
+        return found
+
+    def _makes_folder(self, function: ast.AST, scope: object, folders: set[str]) -> bool:
+        """Whether the function makes one of these folders: `os.makedirs(d)`,
+        `os.mkdir(d)`, `d.mkdir()`, `os.system("mkdir -p " + d)`."""
+        for other in ast.walk(function):
+            if not isinstance(other, ast.Call):
+                continue
+            qualified = self.model.qualified_name(other.func) or ""
+            shell_mkdir = qualified == "os.system" and other.args and any(
+                isinstance(part, ast.Constant) and isinstance(part.value, str)
+                and part.value.lstrip().startswith("mkdir") for part in ast.walk(other.args[0]))
+            if (qualified in ("os.makedirs", "os.mkdir") or shell_mkdir) and other.args:
+                made = other.args[0]
+            elif isinstance(other.func, ast.Attribute) and other.func.attr == "mkdir":
+                made = other.func.value
+            else:
+                continue
+            if self._path_names(made, scope, set()) & folders:
                 return True
         return False
 
@@ -3742,6 +3817,22 @@ def _loads(call: ast.Call) -> bool:
     """A call of a `*load` function with a first argument (`torch.load(path)`,
     `self.load(path)`): what reads a saved file back."""
     return bool(call.args) and _dotted(call.func).rsplit(".", 1)[-1].endswith("load")
+
+
+def _missing_path(test: ast.expr) -> ast.expr | None:
+    """The path `not os.path.exists(p)` / `not os.path.isdir(p)` / `not p.exists()`
+    tests; None for other tests."""
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+            and isinstance(test.operand, ast.Call)):
+        return None
+    call = test.operand
+    if _dotted(call.func) in ("os.path.exists", "os.path.isdir", "osp.exists", "osp.isdir",
+                              "path.exists", "path.isdir") and len(call.args) == 1:
+        return call.args[0]
+    if isinstance(call.func, ast.Attribute) and call.func.attr in ("exists", "is_dir") and \
+            not call.args:
+        return call.func.value
+    return None
 
 
 def _counters_formatted(value: ast.AST) -> list[str]:

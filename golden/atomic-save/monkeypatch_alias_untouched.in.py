@@ -18,3 +18,12 @@ def torch_save(*args, **kwargs):
 
 
 torch.save = torch_save
+
+
+def save_options(disable_byteorder_record):
+    # torchwrench (round 42): reads about torch.save, passes nothing on
+    import inspect
+
+    if "_disable_byteorder_record" in inspect.getargs(torch.save.__code__).args:
+        return {"_disable_byteorder_record": disable_byteorder_record}
+    return {}

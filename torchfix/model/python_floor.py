@@ -16,6 +16,7 @@ branches on `sys.version_info[0] == 2` (or `six.PY2`) still runs on Python 2.7, 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ def find_python_floor(root: Path, memo: ScanMemo | None = None) -> PythonFloor |
              if (version := parse_floor(spec)) is not None]
     if found:
         return min(found, key=lambda floor: floor.version)
+    classified = _classified_floor(root)
+    if classified is not None:
+        return classified
     paths = list(project_modules(root))
     answers = every_answer(memo, paths, _version_checks)
     checks = [(path, line, (major, minor))
@@ -149,6 +153,55 @@ def _version_info(node: ast.expr) -> bool | None:
 def _is_version_info(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "version_info" and \
         isinstance(node.value, ast.Name) and node.value.id == "sys"
+
+
+# `Programming Language :: Python :: 3.5`: a version the project says it runs on.
+_CLASSIFIER = re.compile(r"Programming Language :: Python :: (\d+)\.(\d+)\s*$")
+
+
+def _classified_floor(root: Path) -> PythonFloor | None:
+    """The oldest Python the project's trove classifiers name, where no `Requires-Python`
+    says one: inferno-pytorch lists 3.5 and 3.6 and declares nothing else (round 42, where
+    atomic-save's helper, with its f-strings, would not have imported). Read from
+    `PKG-INFO` / `METADATA` headers, `pyproject.toml`'s `[project] classifiers`,
+    `setup.cfg` and `setup.py`'s string literals."""
+    found: list[PythonFloor] = []
+
+    def note(text: str, source: str) -> None:
+        match = _CLASSIFIER.search(text.strip())
+        if match is not None:
+            found.append(PythonFloor((int(match[1]), int(match[2])), source))
+
+    for path in [root / "PKG-INFO", *sorted(root.glob("*.dist-info/METADATA"))]:
+        for line in read_text(path).splitlines():
+            if not line:
+                break  # the headers end here and the README follows
+            if line.startswith("Classifier:"):
+                note(line.removeprefix("Classifier:"), relative_to(path, root))
+    text = read_text(root / "pyproject.toml")
+    if "Programming Language" in text:
+        try:
+            classifiers = tomllib.loads(text).get("project", {}).get("classifiers", [])
+        except (tomllib.TOMLDecodeError, AttributeError):
+            classifiers = []
+        for classifier in classifiers if isinstance(classifiers, list) else []:
+            if isinstance(classifier, str):
+                note(classifier, "pyproject.toml")
+    for line in read_text(root / "setup.cfg").splitlines():
+        note(line, "setup.cfg")
+    text = read_text(root / "setup.py")
+    if "Programming Language" in text:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                note(node.value, "setup.py")
+    if not found:
+        return None
+    oldest = min(found, key=lambda floor: floor.version)
+    return PythonFloor(oldest.version, f"the classifiers of {oldest.source}")
 
 
 def _specifiers(root: Path) -> Iterator[tuple[str, str]]:
