@@ -6,6 +6,7 @@ Code a fix inserts must run there: atomic-save's helper uses f-strings and `os.f
 root: `pyproject.toml` (`[project] requires-python`, Poetry's `python` dependency),
 `setup.cfg` and `setup.py` `python_requires`, an sdist's `PKG-INFO` or an unpacked wheel's
 `*.dist-info/METADATA` (`Requires-Python`). Where several declare one, the lowest wins.
+Where none does, the oldest `Programming Language :: Python :: X.Y` trove classifier.
 
 Where nothing declares one, the project's own Python version checks say it: code that
 branches on `sys.version_info[0] == 2` (or `six.PY2`) still runs on Python 2.7, and
