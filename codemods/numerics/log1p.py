@@ -11,6 +11,7 @@ from ..prefilter import calls_by_name
 from .patterns import (
     holds_call,
     is_one,
+    less_one,
     spell,
     torch_call,
     unary_torch_call,
@@ -79,6 +80,8 @@ class Log1p(Codemod):
                 continue  # the inner one first; this one is decided on its own afterwards
             if whole_valued(file, x):
                 continue  # x is 0 or at least 1: `1 + x` loses nothing
+            if less_one(file, x):
+                continue  # x = P - 1 already: rounded as much as `1 + x` would round it
             spelled = spell(file, call, "log1p")  # type: ignore[arg-type]
             if spelled is None:
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from torchfix.model.semantic import BindingKind
+from torchfix.model.semantic import Binding, BindingKind
 from torchfix.rewrite.contract import FileContext, RemoveImport
 
 from ..prefilter import TORCH, from_package
@@ -150,14 +150,41 @@ def _is_module(file: FileContext, node: ast.expr) -> bool:
                                                     BindingKind.FROM_IMPORT)
 
 
-def _name_whole_valued(file: FileContext, node: ast.Name, depth: int) -> bool:
+def _latest_binding(file: FileContext, node: ast.Name) -> Binding | None:
+    """The binding of the name in its own scope on the latest line before the read."""
     model = file.semantic
     scope = model.scope_of(node)
     earlier = [binding for binding in model.bindings(node)
                if binding.scope is scope and binding.line < node.lineno]
-    if not earlier:
+    return max(earlier, key=lambda binding: binding.line) if earlier else None
+
+
+def less_one(file: FileContext, node: ast.expr, depth: int = 0) -> bool:
+    """Whether x is a difference with 1, scaled or not, directly or through the latest
+    assignment of its function: `0.5 * (P - 1)`, `2 * kl` with `kl = 0.5 * (P - 1)`.
+    Its rounding error is already that of `P - 1`, as large as what `1 + x` loses, so
+    `log1p(x)` recovers nothing (qpytorch's `torch.log(2 * kl1 + 1)`, round 42)."""
+    if depth > _WHOLE_DEPTH:
         return False
-    latest = max(earlier, key=lambda binding: binding.line)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        return is_one(file, node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div):
+        return less_one(file, node.left, depth + 1) or (
+            isinstance(node.op, ast.Mult) and less_one(file, node.right, depth + 1))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return less_one(file, node.operand, depth + 1)
+    if isinstance(node, ast.Name):
+        latest = _latest_binding(file, node)
+        return (latest is not None and latest.kind is BindingKind.ASSIGNMENT
+                and latest.value is not None and not latest.augmented
+                and less_one(file, latest.value, depth + 1))
+    return False
+
+
+def _name_whole_valued(file: FileContext, node: ast.Name, depth: int) -> bool:
+    latest = _latest_binding(file, node)
+    if latest is None:
+        return False
     if latest.kind is BindingKind.LOOP and isinstance(latest.statement, ast.For):
         return whole_valued(file, latest.statement.iter, depth)  # `for i in range(n)`
     if latest.kind is not BindingKind.ASSIGNMENT or latest.value is None or latest.augmented:

@@ -35,3 +35,9 @@ def attention_temperature(seq_positions, floor_scale, attn_scale):
 
 def rounded_to_hundredths(x):
     return torch.log1p(torch.round(x, decimals=2))
+
+
+def q_exponential_kl(var_ratio, power):
+    # qpytorch (round 42): `kl` is `P - 1` scaled, already rounded as much as `1 + x` rounds
+    kl = 0.5 * (var_ratio.pow(power / 2.0) - 1)
+    return kl - 0.5 * (1 - 2.0 / power) * torch.log(2 * kl + 1)
