@@ -190,19 +190,26 @@ def _classified_floor(root: Path) -> PythonFloor | None:
                 note(classifier, "pyproject.toml")
     for line in read_text(root / "setup.cfg").splitlines():
         note(line, "setup.cfg")
-    text = read_text(root / "setup.py")
-    if "Programming Language" in text:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                note(node.value, "setup.py")
+    for node in _setup_py_nodes(root, "Programming Language"):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            note(node.value, "setup.py")
     if not found:
         return None
     oldest = min(found, key=lambda floor: floor.version)
     return PythonFloor(oldest.version, f"the classifiers of {oldest.source}")
+
+
+def _setup_py_nodes(root: Path, needle: str) -> Iterator[ast.AST]:
+    """Every node of the project's `setup.py`, where its text holds `needle`; none where
+    it does not, or does not parse."""
+    text = read_text(root / "setup.py")
+    if needle not in text:
+        return
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return
+    yield from ast.walk(tree)
 
 
 def _specifiers(root: Path) -> Iterator[tuple[str, str]]:
@@ -233,16 +240,10 @@ def _specifiers(root: Path) -> Iterator[tuple[str, str]]:
             for section in parser.sections():
                 if parser.has_option(section, "python_requires"):
                     yield "setup.cfg", parser.get(section, "python_requires")
-    text = read_text(root / "setup.py")
-    if "python_requires" in text:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.keyword) and node.arg == "python_requires" and \
-                    isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                yield "setup.py", node.value.value
+    for node in _setup_py_nodes(root, "python_requires"):
+        if isinstance(node, ast.keyword) and node.arg == "python_requires" and \
+                isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            yield "setup.py", node.value.value
     for path in [root / "PKG-INFO", *sorted(root.glob("*.dist-info/METADATA"))]:
         for line in read_text(path).splitlines():
             if line.startswith("Requires-Python:"):
