@@ -1853,7 +1853,7 @@ class _Facts:
             return False
         own = _dotted(destination) or ""
         for guard in nodes_of(self.tree, ast.If):
-            checked = _missing_path(guard.test)
+            checked = self._missing_path(guard.test)
             if checked is None or not any(
                     isinstance(inner, ast.Call) and _identifier(inner.func) == function.name
                     for statement in guard.body for inner in ast.walk(statement)):
@@ -1865,6 +1865,21 @@ class _Facts:
             if names & folders and own not in names:
                 return True
         return False
+
+    def _missing_path(self, test: ast.expr) -> ast.expr | None:
+        """The path `not os.path.exists(p)` (`isdir`, under any alias of `os.path`) or
+        `not p.exists()` tests; None for other tests."""
+        if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+                and isinstance(test.operand, ast.Call)):
+            return None
+        call = test.operand
+        if self.model.qualified_name(call.func) in ("os.path.exists", "os.path.isdir") and \
+                len(call.args) == 1:
+            return call.args[0]
+        if isinstance(call.func, ast.Attribute) and call.func.attr in ("exists", "is_dir") \
+                and not call.args:
+            return call.func.value
+        return None
 
     def _attribute_paths(self, destination: ast.expr) -> set[str]:
         """The names `self.<attr>` is built from where the class assigns it
@@ -3817,22 +3832,6 @@ def _loads(call: ast.Call) -> bool:
     """A call of a `*load` function with a first argument (`torch.load(path)`,
     `self.load(path)`): what reads a saved file back."""
     return bool(call.args) and _dotted(call.func).rsplit(".", 1)[-1].endswith("load")
-
-
-def _missing_path(test: ast.expr) -> ast.expr | None:
-    """The path `not os.path.exists(p)` / `not os.path.isdir(p)` / `not p.exists()`
-    tests; None for other tests."""
-    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-            and isinstance(test.operand, ast.Call)):
-        return None
-    call = test.operand
-    if _dotted(call.func) in ("os.path.exists", "os.path.isdir", "osp.exists", "osp.isdir",
-                              "path.exists", "path.isdir") and len(call.args) == 1:
-        return call.args[0]
-    if isinstance(call.func, ast.Attribute) and call.func.attr in ("exists", "is_dir") and \
-            not call.args:
-        return call.func.value
-    return None
 
 
 def _counters_formatted(value: ast.AST) -> list[str]:
