@@ -1757,8 +1757,10 @@ class _Decider:
         (careamics' `if max_val is None: ... else: assert max_val is not None`, round
         25), or in the body of an `if` that tests the condition itself, or `and`s it with
         others (torchmanager-diffusion's `if self.mlp is not None and time_emb is not
-        None: assert time_emb is not None`, round 41), with nothing before it in that
-        branch assigning a name the condition reads."""
+        None: assert time_emb is not None`, round 41), or in the `else` of an `if` one of
+        whose `or`ed tests is exactly its failure (atorch's `if ... or rank != 0: ...
+        else: assert rank == 0`, round 43), with nothing before it in that branch
+        assigning a name the condition reads."""
         failures = _failure_spellings(node.test)
         condition = ast.unparse(node.test)
         read = {name.id for name in ast.walk(node.test) if isinstance(name, ast.Name)}
@@ -1773,8 +1775,12 @@ class _Decider:
                 conjuncts = {ast.unparse(part) for part in ancestor.test.values} if (
                     isinstance(ancestor.test, ast.BoolOp)
                     and isinstance(ancestor.test.op, ast.And)) else {test}
+                # in the `else` of `if a or b`, every one of them failed
+                disjuncts = {ast.unparse(part) for part in ancestor.test.values} if (
+                    isinstance(ancestor.test, ast.BoolOp)
+                    and isinstance(ancestor.test.op, ast.Or)) else {test}
                 if branch is not None and (
-                        (branch is ancestor.orelse and test in failures)
+                        (branch is ancestor.orelse and disjuncts & failures)
                         or (branch is ancestor.body and condition in conjuncts)):
                     before = branch[:branch.index(child)]  # type: ignore[arg-type]
                     return not any(

@@ -42,3 +42,13 @@ def residual(x, mlp, time_emb=None):
         assert time_emb is not None, "Time embedding must be passed in"
         x = x + mlp(time_emb)
     return x
+
+
+def make_loader(dataset, rank, use_coworker):
+    # atorch (round 43): the `else` of an `or` whose one test is exactly the failure
+    if use_coworker or rank != 0:
+        loader = iter(dataset)
+    else:
+        assert rank == 0
+        loader = dataset
+    return loader
