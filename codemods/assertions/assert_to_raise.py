@@ -1771,17 +1771,13 @@ class _Decider:
             if isinstance(ancestor, ast.If):
                 branch = (ancestor.orelse if child in ancestor.orelse
                           else ancestor.body if child in ancestor.body else None)
-                test = ast.unparse(ancestor.test)
-                conjuncts = {ast.unparse(part) for part in ancestor.test.values} if (
-                    isinstance(ancestor.test, ast.BoolOp)
-                    and isinstance(ancestor.test.op, ast.And)) else {test}
-                # in the `else` of `if a or b`, every one of them failed
-                disjuncts = {ast.unparse(part) for part in ancestor.test.values} if (
-                    isinstance(ancestor.test, ast.BoolOp)
-                    and isinstance(ancestor.test.op, ast.Or)) else {test}
+                # in the `else` of `if a or b`, every one of them failed; in the body of
+                # `if a and b`, every one of them held
                 if branch is not None and (
-                        (branch is ancestor.orelse and disjuncts & failures)
-                        or (branch is ancestor.body and condition in conjuncts)):
+                        (branch is ancestor.orelse
+                         and _operands(ancestor.test, ast.Or) & failures)
+                        or (branch is ancestor.body
+                            and condition in _operands(ancestor.test, ast.And))):
                     before = branch[:branch.index(child)]  # type: ignore[arg-type]
                     return not any(
                         isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
@@ -2572,6 +2568,13 @@ def _absolute_imports(tree: ast.Module) -> Iterator[str]:
     for node in nodes_of(tree, ast.ImportFrom):
         if not node.level and node.module:
             yield node.module
+
+
+def _operands(test: ast.expr, op: type[ast.boolop]) -> set[str]:
+    """The spellings of what `a <op> b <op> c` joins; of the test itself otherwise."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, op):
+        return {ast.unparse(part) for part in test.values}
+    return {ast.unparse(test)}
 
 
 def _type_compared_with_string(test: ast.expr) -> str | None:

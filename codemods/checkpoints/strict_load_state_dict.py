@@ -10,6 +10,7 @@ from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.facts import Signature
+from torchfix.model.project import is_torch_module_class
 from torchfix.model.semantic import Binding, BindingKind, SemanticModel
 from torchfix.model.test_code import is_test_path
 from torchfix.rewrite.contract import (
@@ -986,8 +987,7 @@ def _external_kind(qualified: str) -> Kind | None:
         return Kind.MODULE
     parts = qualified.split(".")
     last = parts[-1]
-    if parts[:2] == ["torch", "nn"] and last[:1].isupper() and "utils" not in parts \
-            and "parameter" not in parts and last not in ("Parameter", "ParameterList"):
+    if is_torch_module_class(qualified):
         return Kind.MODULE  # nn.Linear, torch.nn.modules.conv.Conv2d, ...
     if parts[:2] == ["torch", "optim"] or "lr_scheduler" in parts or last in (
             "GradScaler", "ShardedGradScaler") or parts[:1] == ["torchmetrics"]:

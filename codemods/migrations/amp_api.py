@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 
 from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.ast_names import dotted_name
-from torchfix.model.semantic import Binding, BindingKind, Scope
+from torchfix.model.project import is_torch_module_class
+from torchfix.model.semantic import Binding, Scope
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
+
+from ..spelling import refer
 
 # The deprecated namespaces and the device each one stands for.
 DEPRECATED_MODULES = {"torch.cuda.amp": "cuda", "torch.cpu.amp": "cpu"}
@@ -39,12 +42,12 @@ DEPRECATED_IN = (2, 4)
 # torch.cuda.amp.autocast(enabled, dtype, cache_enabled) may take these positionally; the
 # torch.amp signature is (device_type, dtype, enabled, cache_enabled), so they become keywords.
 AUTOCAST_POSITIONAL = ("enabled", "dtype", "cache_enabled")
-# The keyword under which each new API takes its device.
 # The dtype `torch.<device>.amp.autocast()` fixed when given none.
 DEVICE_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}
 DTYPE_KEPT = (", dtype={dtype}: the old autocast always meant that dtype, and a model's "
               "method runs inside its callers' autocast, whose dtype torch.amp.autocast "
               "without one would take")
+# The keyword under which each new API takes its device.
 DEVICE_KEYWORD = {
     "autocast": "device_type", "GradScaler": "device",
     "custom_fwd": "device_type", "custom_bwd": "device_type",
@@ -840,10 +843,9 @@ class _Planner:
         owner = self.model.parent(function) if function is not None else None
         if not isinstance(owner, ast.ClassDef) or not self._is_nn_module(owner):
             return None
-        torch_name = self._torch_name(call)
-        if torch_name is None:
-            return None
-        return f"{torch_name}.{DEVICE_DTYPE[unit.device]}"
+        # spelled through what the file imports (`torch`, `th`); the editor adds no import
+        spelled = refer(self.file, call, f"torch.{DEVICE_DTYPE[unit.device]}")
+        return spelled.text if spelled is not None and not spelled.imports else None
 
     def _is_nn_module(self, owner: ast.ClassDef) -> bool:
         """Whether the class derives from torch.nn.Module, through the project's classes."""
@@ -852,21 +854,10 @@ class _Planner:
             name = self.model.qualified_name(base)
             if name is None:
                 continue
-            if any(_is_torch_module_class(found) for found in (name, *project.ancestors(name))
+            if any(is_torch_module_class(found) for found in (name, *project.ancestors(name))
                    if found is not None):
                 return True
         return False
-
-    def _torch_name(self, at: ast.AST) -> str | None:
-        """The name `torch` itself is bound to where `at` reads names (`torch`, `th`)."""
-        scope = self.model.scope_of(at)
-        for name in ("torch", "th", "pt"):
-            resolved = self.model.resolving_scope(name, scope)
-            bindings = resolved.local(name) if resolved is not None else []
-            if len(bindings) == 1 and bindings[0].qualified_name == "torch" and (
-                    bindings[0].kind is BindingKind.IMPORT):
-                return name
-        return None
 
     def _import_from_findings(self, units: Sequence[Unit]) -> Iterator[Finding]:
         """One finding per from-import and safety: the names that move together."""
@@ -1097,13 +1088,6 @@ def _names_a_device(argument: ast.expr) -> bool:
         return _names_a_device(argument.body) or _names_a_device(argument.orelse)
     name = dotted_name(argument)
     return name is not None and any("device" in part.lower() for part in name.split(".")[-2:])
-
-
-def _is_torch_module_class(qualified: str) -> bool:
-    """`torch.nn.Module` and torch's own module classes (`torch.nn.Sequential`)."""
-    parts = qualified.split(".")
-    return parts[:2] == ["torch", "nn"] and parts[-1][:1].isupper() and parts[-1] not in (
-        "Parameter", "ParameterList", "ParameterDict")
 
 
 def _call_message(unit: Unit, target: str) -> str:

@@ -789,6 +789,16 @@ class Project:
             self.facts_read = saved
 
 
+def is_torch_module_class(qualified: str) -> bool:
+    """Whether the class is one of torch's module classes (`torch.nn.Module`,
+    `torch.nn.Sequential`, `torch.nn.modules.conv.Conv2d`), as the semantic model
+    qualifies it; not `Parameter`, `ParameterList`, nor the classes of `torch.nn.utils`."""
+    parts = qualified.split(".")
+    last = parts[-1]
+    return (parts[:2] == ["torch", "nn"] and last[:1].isupper() and "utils" not in parts
+            and "parameter" not in parts and last not in ("Parameter", "ParameterList"))
+
+
 # Project-wide facts a codemod computes itself (`Project.derived`), by kind: the function
 # computing the fact named `name` of that kind. Registered when the codemod's module is
 # imported. A kind is named "<codemod>/<fact>", so that confirming a cached result in a
