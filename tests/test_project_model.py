@@ -180,6 +180,17 @@ def test_torch_ceiling_is_the_first_version_a_requirement_no_longer_admits(
     ceiling = find_torch_ceiling(tmp_path)
     assert ceiling is not None and (ceiling.version, ceiling.source) == (
         (2, 2), "pyproject.toml")
+    # what pip holds a package's users to: an exact pin of its install requirements
+    # bounds torch; the same pin in a requirements file is an environment's lock
+    assert parse_ceiling("==1.9.0", pins=True) == (1, 10)
+    assert parse_ceiling("==1.9.*", pins=True) is None
+    locked = tmp_path / "locked"
+    write(locked, {"requirements.txt": "torch==1.9.0\n"})
+    assert find_torch_ceiling(locked) is None
+    write(locked, {"pkg.egg-info/requires.txt": "numpy\ntorch==1.9.0\n[dev]\ntorch==2.4\n"})
+    ceiling = find_torch_ceiling(locked)
+    assert ceiling is not None and (ceiling.version, ceiling.source) == (
+        (1, 10), "pkg.egg-info/requires.txt")
 
 
 def test_python_floor_from_every_metadata_file(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from torchfix.model.test_code import (
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 from torchfix.rewrite.layout import keeps_long_code_lines
 
+from .always_raises import generator_length, unset_attribute
 from .components import COMPONENT, unexported
 from .raises_doc import (
     GENERIC_DESCRIPTION,
@@ -696,6 +697,9 @@ class _Decider:
             return Decision(Verdict.REPORT, "TypeError", node, reason=(
                 f"`{compared}` compares a type with a string, which never holds: the check "
                 "fails on every call; `isinstance(...)` was probably meant"))
+        always = self._always_raises(node)
+        if always is not None:
+            return Decision(Verdict.REPORT, "ValueError", node, reason=always)
         if isinstance(node.msg, ast.Compare) and not _always_false(node.test):
             # torchscale's `assert bsz, src_len == value.shape[:2]` (round 25): the tuple
             # meant to be compared was split at its comma into a test and a message
@@ -958,6 +962,25 @@ class _Decider:
                 if _is_test_function(definition.name, at_module_level):
                     return True
         return False
+
+    def _always_raises(self, node: ast.Assert) -> str | None:
+        """Why the test raises before it can fail (see `always_raises`); None where it
+        does not."""
+        length = generator_length(node.test, self.model)
+        if length is not None:
+            return (f"`{length}` takes the length of a generator, a TypeError on every "
+                    "call: the check never runs; `len(list(...))` or `sum(1 for ...)` "
+                    "was meant")
+        function = self._function(node)
+        if function is None or function.owner is None or function.nested:
+            return None
+        unset = unset_attribute(node.test, function.node, function.owner, self.model,
+                                self.file.project)
+        if unset is None:
+            return None
+        return (f"`{unset}` is never set on {function.owner.name} nor its bases, so the "
+                f"check raises AttributeError on every call of {function.name}; "
+                "a raise would keep that: read what was meant (a parameter?) first")
 
     def _checks_torch_version(self, test: ast.expr) -> bool:
         """`version.parse(torch.__version__) >= version.parse("2.0")` in the condition: a

@@ -258,13 +258,8 @@ class AmpApi(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> list[Finding]:
-        if "min-torch" not in file.options and file.project.configured_min_torch is None:
-            ceiling = file.project.torch_ceiling()
-            if ceiling is not None and ceiling.version <= DEPRECATED_IN:
-                # gravitorch's `torch>=2.0,<2.2` (round 39): the old API warns from 2.4 on,
-                # so on every torch the project admits it is not deprecated, and its tests
-                # check the calls as written
-                return []
+        if file.never_deprecated(DEPRECATED_IN, cls):
+            return []  # gravitorch's `torch>=2.0,<2.2` (round 39): warns on none of them
         return _Planner(file, *min_torch(file)).findings()
 
 

@@ -10,6 +10,7 @@ from torchfix.rewrite.contract import Codemod, FileContext, Finding, RemoveKeywo
 from ..prefilter import torch_calls
 
 PREFIX = "torch.optim.lr_scheduler."
+DEPRECATED_IN = (2, 2)
 # The schedulers of torch.optim.lr_scheduler that took `verbose=`.
 SCHEDULERS = ("LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
               "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR",
@@ -42,7 +43,9 @@ class LrSchedulerVerbose(Codemod):
     Dropping `verbose=False` is **safe**: it was the default on every torch that took it.
     A value that is not a literal (`verbose=args.verbose`) is dropped as an **unsafe**
     fix: where it was true on an older torch, the scheduler stops printing. `verbose=True`
-    is reported. `verbose` passed positionally is left alone.
+    is reported. `verbose` passed positionally is left alone. A project whose metadata
+    admits no torch from 2.2 on (`torch==1.9.0`) is left alone: `verbose` works on every
+    torch it runs.
     """
 
     name = "lr-scheduler-verbose"
@@ -57,6 +60,8 @@ class LrSchedulerVerbose(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
+        if file.never_deprecated(DEPRECATED_IN, cls):
+            return  # torch-tensornet's `torch==1.9.0` (round 44): verbose works there
         model = file.semantic
         for call in _candidates(file.tree):
             keyword = next(k for k in call.keywords if k.arg == "verbose")

@@ -128,11 +128,13 @@ def _package_name(package: str) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
-def parse_ceiling(spec: str) -> Version | None:
+def parse_ceiling(spec: str, *, pins: bool = False) -> Version | None:
     """The first torch version an explicit upper bound of a requirement no longer admits,
     as (major, minor): `<2.2` → (2, 2), `<2.4.1` and `<=2.3.1` → (2, 5) and (2, 4); None
     where it sets none. A pin (`==2.0.0`, `~=2.1`) is not a bound on what the project
-    can run: pins are bumped as a matter of course, a `<` says what it cannot run."""
+    can run: pins are bumped as a matter of course, a `<` says what it cannot run. With
+    `pins` (a package's install requirements, which pip holds its users to), an exact
+    pin `==1.9.0` is one: (1, 10)."""
     ceilings: list[Version] = []
     for clause in spec.split(","):
         match = _CLAUSE.search(clause.strip())
@@ -144,7 +146,7 @@ def parse_ceiling(spec: str) -> Version | None:
         if op == "<":
             ceilings.append((major, minor + 1) if len(numbers) > 2 and any(numbers[2:])
                             else (major, minor))
-        elif op == "<=":
+        elif op == "<=" or (pins and op in ("==", "===") and "*" not in clause):
             ceilings.append((major, minor + 1))
     return min(ceilings) if ceilings else None
 
@@ -158,10 +160,21 @@ def find_torch_ceiling(root: Path) -> TorchFloor | None:
         match = _NAME.match(requirement)
         if match is None or match.group("spec").lstrip().startswith("@"):
             continue
-        ceiling = parse_ceiling(match.group("spec").replace(" ", ","))
+        ceiling = parse_ceiling(match.group("spec").replace(" ", ","),
+                                pins=_install_metadata(source))
         if ceiling is not None:
             found.append(TorchFloor(ceiling, source))
     return min(found, key=lambda ceiling: ceiling.version) if found else None
+
+
+def _install_metadata(source: str) -> bool:
+    """Whether the requirement comes from what `pip install` of the package reads
+    (pyproject.toml, setup.py, setup.cfg, PKG-INFO, METADATA, an egg-info's requires.txt)
+    rather than a requirements or conda file, whose pins are an environment's lock
+    (torch-tensornet's `install_requires` carries its `torch==1.9.0`: round 44)."""
+    name = source.rsplit("/", 1)[-1]
+    return name in ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO", "METADATA") or \
+        source.endswith(".egg-info/requires.txt")
 
 
 def requirement_floor(line: str, name: re.Pattern[str] = _NAME) -> Version | None:

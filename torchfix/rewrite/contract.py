@@ -269,6 +269,17 @@ class FileContext:
         configuration, else the project's declared floor; None when neither says."""
         return self.project.min_torch()
 
+    def never_deprecated(self, deprecated_in: tuple[int, int], codemod: type[Codemod]) -> bool:
+        """Whether every torch the project admits predates `deprecated_in`: its metadata
+        bounds torch below it (gravitorch's `torch>=2.0,<2.2`, torch-tensornet's
+        `torch==1.9.0`), and neither `min-torch` nor the codemod's own option says
+        otherwise. There the old API warns on no torch the project runs, its tests check
+        the calls as written, and a migration is churn (rounds 39 and 44 read it wrong)."""
+        if "min-torch" in self.options or self.project.configured_min_torch is not None:
+            return False
+        ceiling = self.project.torch_ceiling()
+        return ceiling is not None and ceiling.version <= deprecated_in
+
     def undeclared_floor(self, since: tuple[int, int], what: str) -> str | None:
         """Why a fix whose replacement needs torch `since` is unsafe here, where the
         project declares no torch version (nor a `min-torch`): its dependency files list

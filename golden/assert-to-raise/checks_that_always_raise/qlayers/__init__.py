@@ -1,0 +1,3 @@
+from .bag import QEmbeddingBag
+from .binary import BinaryEmbeddingBag
+from .patches import PatchEmbedding, Perturber
