@@ -268,7 +268,7 @@ TEMP_FACTORIES = frozenset(
 RANDOM_NAME_MODULES = ("random.", "uuid.", "secrets.", "tempfile.")
 REMOVERS = frozenset({"os.remove", "os.unlink"})
 # Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
-DEBUG_WORDS = frozenset({"debug", "debugging", "dump"})
+DEBUG_WORDS = frozenset({"debug", "debugging", "dump", "dumps"})  # torchsul's ./layer_dumps/
 # What a TensorBoard-style logger's `add_<media>` methods log (`add_video`, `add_image`).
 LOGGED_MEDIA = frozenset(
     {"audio", "embedding", "figure", "histogram", "image", "images", "mesh", "scalar",
@@ -1750,7 +1750,7 @@ class _Facts:
         for ancestor in self.model.ancestors(call):
             if isinstance(ancestor, ast.If) and any(child is node for node in ancestor.body) \
                     and not any(isinstance(node, ast.Not) for node in ast.walk(ancestor.test)) \
-                    and _names_words(ancestor.test, DEBUG_WORDS - {"dump"}):
+                    and _names_words(ancestor.test, DEBUG_WORDS - {"dump", "dumps"}):
                 return True
             child = ancestor
         if _names_words(destination, DEBUG_WORDS):

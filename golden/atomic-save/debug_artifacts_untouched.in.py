@@ -34,3 +34,10 @@ class Recorder:
 class Experiment:
     def add_video(self, tag, video, step):
         torch.save(video, f"{self.log_dir}/videos/{tag}_{step}.pt")
+
+
+class QuantLayer(torch.nn.Module):
+    def save_tensor(self, out, name):
+        # torchsul's per-layer activations, behind a flag: a debugging folder of dumps
+        if self.get_flag("save_tensor"):
+            torch.save(out, "./layer_dumps/%s.pth" % name.replace("/", "_"))
