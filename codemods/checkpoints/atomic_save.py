@@ -266,6 +266,9 @@ TEMP_FACTORIES = frozenset(
 # Modules whose functions make up throwaway names: a file saved under a random name is
 # measured or read back and deleted, not a checkpoint anyone resumes from.
 RANDOM_NAME_MODULES = ("random.", "uuid.", "secrets.", "tempfile.")
+# Values that name one object or process: no later run can find a file named by them
+# (torch-tensornet's LR finder caching `state_{key}_{id(self)}.pt`, round 44).
+PROCESS_NAME_CALLS = frozenset({"builtins.id", "os.getpid"})
 REMOVERS = frozenset({"os.remove", "os.unlink"})
 # Words that name a debugging or logging artifact (`if debug:`, `dump_activations`).
 DEBUG_WORDS = frozenset({"debug", "debugging", "dump", "dumps"})  # torchsul's ./layer_dumps/
@@ -1567,8 +1570,9 @@ class _Facts:
         return argument is not None and self._is_temporary(argument)
 
     def _is_throwaway(self, destination: ast.expr, call: ast.Call) -> bool:
-        """Whether the file saved is thrown away: named by `random`, `uuid`, `secrets` or
-        `tempfile` (directly or through names bound in the function), or removed later in
+        """Whether the file saved is thrown away: named by `random`, `uuid`, `secrets`,
+        `tempfile`, an object's `id()` or the process id (directly or through names bound
+        in the function), or removed later in
         the same function (`os.remove(path)`, `os.unlink`, `Path(path).unlink()`,
         `path.unlink()`, `shutil.rmtree` of a folder in the destination): the save
         measures a size or feeds a reader, and writes no checkpoint."""
@@ -1655,7 +1659,7 @@ class _Facts:
         for child in ast.walk(node):
             if isinstance(child, ast.Call):
                 name = self.model.qualified_name(child.func) or ""
-                if name.startswith(RANDOM_NAME_MODULES):
+                if name.startswith(RANDOM_NAME_MODULES) or name in PROCESS_NAME_CALLS:
                     return True
             elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
                 for binding in self.model.bindings(child):

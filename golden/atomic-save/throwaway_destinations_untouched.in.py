@@ -1,5 +1,5 @@
 """A file saved only to be measured or read back and deleted is no checkpoint: a random
-name (`random`, `uuid`, `secrets`, `tempfile`), or a removal later in the function,
+name (`random`, `uuid`, `secrets`, `tempfile`, `id()`, the process id), or a removal later in the function,
 says so. Removing something else, or before the save, does not."""
 
 import os
@@ -46,3 +46,14 @@ def scratch(obj, root):
     work = osp.join(root, "scratch")
     torch.save(obj, osp.join(work, "obj.pt"))
     shutil.rmtree(work)
+
+
+class StateCacher:
+    # torch-tensornet's LR finder: one file per cacher object, found again only by it
+    def store(self, key, state_dict):
+        path = os.path.join(self.cache_dir, f"state_{key}_{id(self)}.pt")
+        self.cached[key] = path
+        torch.save(state_dict, path)
+
+    def store_for_worker(self, key, state_dict):
+        torch.save(state_dict, os.path.join(self.cache_dir, f"{key}.{os.getpid()}.pt"))
