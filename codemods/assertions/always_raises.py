@@ -87,11 +87,12 @@ def generator_length(test: ast.expr, model: SemanticModel) -> str | None:
 
 def unset_attribute(test: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef,
                     owner: ast.ClassDef, model: SemanticModel, project: Project) -> str | None:
-    """The `self.<name>` the test reads that nothing can have set: the method's class
-    derives from `nn.Module` (or nothing) through classes of this file alone, none of
-    which binds attributes by computed names, and no module of the project binds an
-    attribute of that name on anything (`x.name = ...`, a class attribute or method, a
-    string "name" anywhere, as `setattr` or `register_buffer` take). None otherwise."""
+    """The `self.<name>` an `__init__`'s test reads that nothing can have set: the
+    method's class derives from `nn.Module` through classes of this file alone, none of
+    which binds attributes by computed names; neither they nor a subclass set it (`self.
+    name = ...`, a class attribute or method), and no module of the project sets it on
+    another object (`x.name = ...`) or holds the string "name" (as `setattr` or
+    `register_buffer` take). None otherwise."""
     if function.name != "__init__" or not function.args.args or _decorated_away(function):
         return None  # later, code outside may have set it (`setattr(model, key, value)`)
     me = function.args.args[0].arg
@@ -103,16 +104,24 @@ def unset_attribute(test: ast.expr, function: ast.FunctionDef | ast.AsyncFunctio
     if not lineage:
         return None
     for name in reads:
-        binders = project.derived(ATTRIBUTE_BINDERS, name)
-        if binders == ANYWHERE:
-            continue
-        classes = [binder.partition("(") for binder in binders.split(";") if binder]
-        # a class of the lineage sets it, or a subclass may set it before the read
-        if any(cls in lineage or set(bases.rstrip(")").split(",")) & lineage
-               for cls, _, bases in classes):
+        # this file first (nearly always the answer: the class sets what it reads), then
+        # the project's other modules
+        if _set_for(_binders(model.tree, name), lineage) or \
+                _set_for(project.derived(ATTRIBUTE_BINDERS, name), lineage):
             continue
         return f"{me}.{name}"
     return None
+
+
+def _set_for(binders: str, lineage: set[str]) -> bool:
+    """Whether `ATTRIBUTE_BINDERS`' answer says the attribute may be set on an instance
+    of the lineage's class: set anywhere, by a class of the lineage, or by a subclass
+    (which may set it before the read)."""
+    if binders == ANYWHERE:
+        return True
+    classes = [binder.partition("(") for binder in binders.split(";") if binder]
+    return any(cls in lineage or set(bases.rstrip(")").split(",")) & lineage
+               for cls, _, bases in classes)
 
 
 def _decorated_away(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
