@@ -950,6 +950,19 @@ def _without_weak_reason(message: str) -> str:
     return message
 
 
+def _existence_tested(node: ast.AST) -> ast.expr | None:
+    """The path an existence test asks about: `os.path.exists(p)`, `os.path.isfile(p)`,
+    `p.exists()`, `p.is_file()`; None for anything else."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    if node.func.attr in ("exists", "isfile") and len(node.args) == 1 \
+            and _dotted(node.func.value).endswith("path"):
+        return node.args[0]
+    if node.func.attr in ("exists", "is_file") and not node.args:
+        return node.func.value
+    return None
+
+
 def _same_pattern(removed: ast.expr, destination: ast.expr) -> bool:
     """Whether a removed path is written like the destination but for the f-string's
     fields: clip-benchmark (round 29) saves `f"features{save_str}_cache_{num_cached}.pt"`
@@ -1220,7 +1233,8 @@ class _Facts:
         if saver is not None:
             return Safety.MANUAL, FOLDER_MESSAGE.format(
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
-        if self._fresh_snapshot(destination, call) or self._in_run_buffer(destination, call):
+        if self._fresh_snapshot(destination, call) or self._in_run_buffer(destination, call) \
+                or self._picked_unused(destination, call):
             return None
         manager = self._managed_folder(destination, call)
         if manager is not None:
@@ -1389,6 +1403,31 @@ class _Facts:
                 set(identifier_words(_identifier(node.func) or "")) & LOAD_WORDS
                 for node in nodes_of(self.tree, ast.Call))
         return not self._module_loads
+
+    def _picked_unused(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the function picks the file's name as one no file has yet: a `while`
+        loop tests whether a path written like the destination exists (openml-pytorch's
+        `while os.path.exists(f"model_{i}.pth"): i += 1`, then saves to
+        `f"model_{i}.pth"`; round 44 read the atomic save as protecting nothing). No
+        earlier file is ever overwritten."""
+        function = self.model.enclosing_function(call)
+        if function is None:
+            return False
+        scope = self.model.scope_created_by(function)
+        written = [destination, *(
+            binding.value for name in ast.walk(destination) if isinstance(name, ast.Name)
+            for binding in self.model.bindings(name)
+            if binding.scope is scope and binding.value is not None)]
+        for loop in ast.walk(function):
+            if not isinstance(loop, ast.While):
+                continue
+            for test in ast.walk(loop.test):
+                tested = _existence_tested(test)
+                if tested is not None and any(
+                        ast.dump(tested) == ast.dump(path) or _same_pattern(tested, path)
+                        for path in written):
+                    return True
+        return False
 
     def _loaded_by_sibling_method(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes a parameter of its method (`def save(self, path):
