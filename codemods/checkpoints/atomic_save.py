@@ -1234,7 +1234,8 @@ class _Facts:
             return Safety.MANUAL, FOLDER_MESSAGE.format(
                 saver=_dotted(saver.func) or "a library saver", line=saver.lineno)
         if self._fresh_snapshot(destination, call) or self._in_run_buffer(destination, call) \
-                or self._picked_unused(destination, call):
+                or self._picked_unused(destination, call) \
+                or self._in_fresh_folder(destination, call):
             return None
         manager = self._managed_folder(destination, call)
         if manager is not None:
@@ -1944,11 +1945,37 @@ class _Facts:
                 found |= self._path_names(assign.value, method_scope, set())
         return found
 
-    def _makes_folder(self, function: ast.AST, scope: object, folders: set[str]) -> bool:
+    def _in_fresh_folder(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes once into a folder its function has just made with a
+        mkdir that fails where the folder exists (`output.mkdir(parents=True,
+        exist_ok=False)`, `os.mkdir(d)`, `os.makedirs(d)`), outside any `try`, and not
+        in a loop: the file is new, there is no older one for a rename to keep
+        (torch-world's `episodes.pt` in a new run folder: round 45's reviewer read the
+        atomic save as protecting nothing)."""
+        function = self.model.enclosing_function(call)
+        if function is None or any(
+                isinstance(node, (ast.For, ast.AsyncFor, ast.While))
+                for node in self._ancestors_within(call, function)):
+            return False
+        scope = self.model.scope_created_by(function)
+        folders = self._path_names(destination, scope, set())
+        return bool(folders) and self._makes_folder(function, scope, folders, exclusive=True)
+
+    def _ancestors_within(self, node: ast.AST, function: ast.AST) -> Iterator[ast.AST]:
+        for ancestor in self.model.ancestors(node):
+            if ancestor is function:
+                return
+            yield ancestor
+
+    def _makes_folder(self, function: ast.AST, scope: object, folders: set[str],
+                      exclusive: bool = False) -> bool:
         """Whether the function makes one of these folders: `os.makedirs(d)`,
-        `os.mkdir(d)`, `d.mkdir()`, `os.system("mkdir -p " + d)`."""
+        `os.mkdir(d)`, `d.mkdir()`, `os.system("mkdir -p " + d)`; with `exclusive`, only
+        by a call that fails where the folder exists, outside any `try`."""
         for other in ast.walk(function):
             if not isinstance(other, ast.Call):
+                continue
+            if exclusive and not self._fails_if_exists(other, function):
                 continue
             qualified = self.model.qualified_name(other.func) or ""
             shell_mkdir = qualified == "os.system" and other.args and any(
@@ -1963,6 +1990,24 @@ class _Facts:
             if self._path_names(made, scope, set()) & folders:
                 return True
         return False
+
+    def _fails_if_exists(self, mkdir: ast.Call, function: ast.AST) -> bool:
+        """Whether a `mkdir`/`makedirs` call raises where its folder exists: no true
+        `exist_ok` (nor `-p` in a shell), and no `try` around it in the function."""
+        if any(isinstance(node, ast.Try) for node in self._ancestors_within(mkdir, function)):
+            return False
+        qualified = self.model.qualified_name(mkdir.func) or ""
+        if qualified == "os.system":
+            return False
+        exist_ok = next((keyword.value for keyword in mkdir.keywords
+                         if keyword.arg == "exist_ok"), None)
+        if exist_ok is None and qualified == "os.makedirs" and len(mkdir.args) > 2:
+            exist_ok = mkdir.args[2]
+        if exist_ok is None and isinstance(mkdir.func, ast.Attribute) \
+                and mkdir.func.attr == "mkdir" and len(mkdir.args) > 2:
+            exist_ok = mkdir.args[2]  # Path.mkdir(mode, parents, exist_ok)
+        return exist_ok is None or (isinstance(exist_ok, ast.Constant)
+                                    and exist_ok.value is False)
 
     def _derived_copy(self, call: ast.Call) -> str | None:
         """The function that makes the saved file from another one, where its name starts
