@@ -253,3 +253,36 @@ def test_a_git_checkout_with_packaging_metadata_bundles_nothing(git_repo):
     write(git_repo / "classy_vision" / "__init__.py", '__version__ = "0.7.0.dev"\n')
     write(git_repo / "classy_vision" / "hub.py")
     assert "classy_vision/hub.py" in names(git_repo)
+
+
+def test_the_torch_package_itself_is_not_processed(tmp_path, cli):
+    # accelana-torch-runtime (round 45) repackages torch's wheel: `torch/`, `functorch/`,
+    # `torchgen/`; torch-pyodide (round 44) is an sdist of a browser copy of torch's API.
+    # In torch's own code, `torch.save` and `torch.where` are what that code defines.
+    wheel = tmp_path / "accelana"
+    write(wheel / "accelana-2.14.1.dist-info" / "METADATA",
+          "Metadata-Version: 2.1\nName: accelana-torch-runtime\nVersion: 2.14.1\n")
+    write(wheel / "torch" / "__init__.py", "")
+    own_copy = write(wheel / "torch" / "serialization.py")
+    write(wheel / "functorch" / "compile.py")
+    write(wheel / "torchgen" / "gen.py")
+    write(wheel / "tools" / "train.py")  # the project's own code still is processed
+    found = discover([wheel])
+    assert [s.path.relative_to(wheel.resolve()).as_posix() for s in found.files] == [
+        "tools/train.py"]
+    assert sorted(path.name for path, message in found.notices
+                  if message.startswith("the torch package itself")) == [
+        "functorch", "torch", "torchgen"]
+    # below src/ too; a folder named torch without __init__.py is just a folder
+    repo = tmp_path / "repo"
+    write(repo / "src" / "torch" / "__init__.py", "")
+    write(repo / "src" / "torch" / "nn.py")
+    write(repo / "experiments" / "torch" / "run.py")
+    assert [s.path.relative_to(repo.resolve()).as_posix() for s in discover([repo]).files] == [
+        "experiments/torch/run.py"]
+    result = cli("apply", str(wheel))
+    assert own_copy.read_text() == NEEDS_FIX
+    assert "torch: note: the torch package itself" in result.stderr
+    # named on the command line, it is processed like any folder
+    assert cli("apply", str(wheel / "torch")).exit_code == 0
+    assert own_copy.read_text() == FIXED

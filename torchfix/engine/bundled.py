@@ -84,6 +84,30 @@ def bundled_packages(folder: Path, entries: list[os.DirEntry[str]]) -> dict[str,
     return {**found, **versioned} if own_package else found
 
 
+# PyTorch's own packages, beside `torch/` in its wheel.
+TORCH_SIBLINGS = ("functorch", "torchgen")
+TORCH_ITSELF = ("the torch package itself (PyTorch, a repackaged wheel, or a copy of its "
+                "API): its torch names are its own, not uses of torch; not processed: fix "
+                "it upstream, or name the folder to process it")
+
+
+def torch_itself(folder: Path, entries: list[os.DirEntry[str]]) -> dict[str, str]:
+    """The folders of `folder` that are the `torch` package itself (a `torch/` holding an
+    `__init__.py`) and, beside it, PyTorch's other packages (`functorch/`, `torchgen/`),
+    each with the note that says why they are passed over. torchfix changes code that
+    uses torch: in torch's own code `torch.save` or `torch.where` is whatever that code
+    defines (torch-pyodide's browser reimplementation, round 44; accelana-torch-runtime,
+    a repackaged torch 2.14 wheel whose 31 fixes round 45's reviewer read as noise or
+    wrong, three of them breaking `import torch`)."""
+    names = {entry.name: entry for entry in entries}
+    package = names.get("torch")
+    if package is None or not package.is_dir(follow_symlinks=False) or \
+            not (Path(package.path) / "__init__.py").is_file():
+        return {}
+    return {name: TORCH_ITSELF for name in ("torch", *TORCH_SIBLINGS)
+            if name in names and names[name].is_dir(follow_symlinks=False)}
+
+
 def _required_import_names(folder: Path) -> dict[str, str]:
     """The packages the distributions that the project in `folder` requires are imported
     as, normalized, each with the requirement's name: `bootstrap.pytorch` is imported as

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from torchfix.engine.bundled import bundled_packages
+from torchfix.engine.bundled import bundled_packages, torch_itself
 
 if TYPE_CHECKING:  # imported where patterns are matched: files named on the command line
     import pathspec  # with no excludes configured (pre-commit, an editor) never need it
@@ -185,6 +185,8 @@ def _walk(top: Path, excludes: list[_IgnoreFile], result: Discovery) -> Iterable
             result.notices.append((folder, NATIVE_COPY))
             continue
         bundled = bundled_packages(folder, entries) if folder == top else {}
+        if folder == top or folder == top / "src":
+            bundled.update(torch_itself(folder, entries))
         for entry in entries:
             path = folder / entry.name
             if entry.name in bundled:
