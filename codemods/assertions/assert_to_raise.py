@@ -39,6 +39,7 @@ from torchfix.rewrite.layout import keeps_long_code_lines
 
 from .always_raises import generator_length, unset_attribute
 from .components import COMPONENT, unexported
+from .own_exceptions import OWN_EXCEPTIONS
 from .raises_doc import (
     GENERIC_DESCRIPTION,
     docstring_style,
@@ -634,6 +635,7 @@ class _Decider:
         self._assertion_error_documenter: str | None = None  # "": none; see its method
         self._assert_validated: bool | None = None  # see _validates_with_asserts
         self._openmmlab_modules: str | None = None  # see _openmmlab
+        self._own_exception_convention: str | None = None  # see _own_exceptions_instead
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         self.copied_code = (is_copied_code(file.text) or is_vendored_path(file.path)
@@ -736,7 +738,8 @@ class _Decider:
         decision = Decision(Verdict.SAFE, exception, node, always_fails=always_fails,
                             raises_message=raised is not None,
                             whole_number_order=self._orders_whole_numbers(node.test, function))
-        reported = self._reliance(node, function, exception) or _prints_message(node.msg)
+        reported = self._reliance(node, function, exception) or _prints_message(node.msg) \
+            or self._own_exceptions_instead(exception)
         if reported:
             return replace(decision, verdict=Verdict.REPORT, reason=reported)
         if self._invariant(node, function):
@@ -1137,6 +1140,21 @@ class _Decider:
                     f"{matched.pattern!r}, which this assert's message fits: a raise would "
                     "fail that test; change the check and the test together")
         return None
+
+    def _own_exceptions_instead(self, exception: str) -> str | None:
+        """Why `exception` is not the project's to raise: it raises its own classes (see
+        `own_exceptions`); None where it does not, or for the AssertionError of `assert
+        False`, which is what the code raised before."""
+        if exception == "AssertionError":
+            return None
+        if self._own_exception_convention is None:
+            project = self.file.project
+            self._own_exception_convention = project.derived(OWN_EXCEPTIONS,
+                                                             str(project.root))
+        if not self._own_exception_convention:
+            return None
+        return (f"the project raises its own exceptions ({self._own_exception_convention} "
+                f"the most): raise the one of them that fits, not {exception}")
 
     def _openmmlab(self) -> str:
         """"N of M" where the project is an OpenMMLab one unpacked from an sdist or wheel
