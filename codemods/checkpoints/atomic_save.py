@@ -1959,7 +1959,7 @@ class _Facts:
             return False
         scope = self.model.scope_created_by(function)
         folders = self._path_names(destination, scope, set())
-        return bool(folders) and self._makes_folder(function, scope, folders, exclusive=True)
+        return bool(folders) and self._makes_folder(function, scope, folders, exclusive=call)
 
     def _ancestors_within(self, node: ast.AST, function: ast.AST) -> Iterator[ast.AST]:
         for ancestor in self.model.ancestors(node):
@@ -1968,14 +1968,18 @@ class _Facts:
             yield ancestor
 
     def _makes_folder(self, function: ast.AST, scope: object, folders: set[str],
-                      exclusive: bool = False) -> bool:
+                      exclusive: ast.Call | None = None) -> bool:
         """Whether the function makes one of these folders: `os.makedirs(d)`,
-        `os.mkdir(d)`, `d.mkdir()`, `os.system("mkdir -p " + d)`; with `exclusive`, only
-        by a call that fails where the folder exists, outside any `try`."""
+        `os.mkdir(d)`, `d.mkdir()`, `os.system("mkdir -p " + d)`; with `exclusive` (a
+        save), only by a call that fails where the folder exists, outside any `try`, and
+        that runs whenever the save does (no `if`, loop or `try` around it that is not
+        around the save too: `if not os.path.exists(d): os.makedirs(d)` may not run)."""
         for other in ast.walk(function):
             if not isinstance(other, ast.Call):
                 continue
-            if exclusive and not self._fails_if_exists(other, function):
+            if exclusive is not None and not (
+                    self._fails_if_exists(other, function)
+                    and self._runs_with(other, exclusive, function)):
                 continue
             qualified = self.model.qualified_name(other.func) or ""
             shell_mkdir = qualified == "os.system" and other.args and any(
@@ -1990,6 +1994,15 @@ class _Facts:
             if self._path_names(made, scope, set()) & folders:
                 return True
         return False
+
+    def _runs_with(self, node: ast.AST, call: ast.Call, function: ast.AST) -> bool:
+        """Whether every branch, loop or `try` around `node` in the function is around
+        `call` too."""
+        around_call = {id(ancestor) for ancestor in self._ancestors_within(call, function)}
+        return all(id(ancestor) in around_call
+                   for ancestor in self._ancestors_within(node, function)
+                   if isinstance(ancestor, (ast.If, ast.For, ast.AsyncFor, ast.While,
+                                            ast.Try, ast.Match, ast.IfExp, ast.BoolOp)))
 
     def _fails_if_exists(self, mkdir: ast.Call, function: ast.AST) -> bool:
         """Whether a `mkdir`/`makedirs` call raises where its folder exists: no true
