@@ -881,9 +881,12 @@ def test_a_project_fact_reads_the_module_being_decided_without_parsing_it_again(
      "setup.py"),
     ({"requirements.txt": "numpy\ntorch\n"}, None),  # torch, if without a version
     ({"requirements.txt": "numpy\ntorchvision>=0.15\n"}, None),  # implies a torch
-    ({"requirements.txt": "# pinned in CI\n-r base.txt\n"}, None),  # no package named
-    ({"environment.yml": "dependencies:\n  - python=3.10\n  - pip\n"}, None),
-    ({}, None),  # nothing lists dependencies: a loose repository of scripts
+    # nothing lists a dependency (no package named, a loose repository of scripts, or
+    # torchnn 0.1's setup.py without install_requires, round 45): "" says none is listed
+    ({"requirements.txt": "# pinned in CI\n-r base.txt\n"}, ""),
+    ({"environment.yml": "dependencies:\n  - python=3.10\n  - pip\n"}, ""),
+    ({}, ""),
+    ({"setup.py": "from setuptools import setup\nsetup(name='torchnn', version='0.1')\n"}, ""),
     # a README's promise is not a dependency list
     ({"README.md": "Tested with PyTorch 2.3.\n", "setup.py": "setup(install_requires=['numpy'])\n"},
      "setup.py"),

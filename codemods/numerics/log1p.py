@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from torchfix.model.test_code import identifier_words
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 from ..prefilter import calls_by_name
 from .patterns import (
+    INTEGER_WORDS,
     holds_call,
     is_one,
     less_one,
@@ -30,7 +32,8 @@ class Log1p(Codemod):
     `torch.log(1 + x)` and `torch.log(x + 1)` (the literal `1` or `1.0`, through any alias
     of torch) become `torch.log1p(x)`. Where `x` holds whole numbers (built from
     `torch.arange`, `len`, sizes and integer literals, through the function's
-    assignments: the log-distance of positions), nothing is lost and it is left alone.
+    assignments: the log-distance of positions, or a parameter or result named for
+    integers, `X_int`, `counts`), nothing is lost and it is left alone.
 
     ## Why
     `1 + x` rounds away what lies below the float's precision: for `x = 1e-8` in float32,
@@ -78,7 +81,7 @@ class Log1p(Codemod):
                 continue
             if holds_call(file, x, ("log", "log1p")):
                 continue  # the inner one first; this one is decided on its own afterwards
-            if whole_valued(file, x):
+            if whole_valued(file, x) or _names_integer_features(file, call):
                 continue  # x is 0 or at least 1: `1 + x` loses nothing
             if less_one(file, x):
                 continue  # x = P - 1 already: rounded as much as `1 + x` would round it
@@ -88,6 +91,16 @@ class Log1p(Codemod):
             yield Finding(call, MESSAGE, Safety.UNSAFE, (
                 ReplaceNode(call.func, spelled.text), ReplaceNode(argument, file.source(x)),
                 *spelled.imports))
+
+
+def _names_integer_features(file: FileContext, call: ast.Call) -> bool:
+    """Whether the log is assigned to a name that says it transforms integers: DLRM's
+    `X_int = torch.log(torch.tensor(transposed_data[0], dtype=torch.float) + 1)` over
+    Criteo's integer count features (bitorch's copy, round 45)."""
+    statement = file.semantic.statement(call)
+    return isinstance(statement, ast.Assign) and statement.value is call and any(
+        isinstance(target, ast.Name) and set(identifier_words(target.id)) & INTEGER_WORDS
+        for target in statement.targets)
 
 
 def _candidates(tree: ast.Module) -> list[ast.Call]:

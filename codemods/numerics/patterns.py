@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from torchfix.model.semantic import Binding, BindingKind
+from torchfix.model.test_code import identifier_words
 from torchfix.rewrite.contract import FileContext, RemoveImport
 
 from ..prefilter import TORCH, from_package
@@ -87,6 +88,10 @@ WHOLE_KEEPING_CALLS = frozenset({"abs", "sign", "stack", "cat", "meshgrid", "rea
 # Calls that round whatever they are handed to whole numbers (`torch.floor(pos / 8192)`:
 # llama-models' attention temperature, round 36), unless told to keep decimals.
 ROUNDING_CALLS = frozenset({"floor", "ceil", "trunc", "round", "fix"})
+# Words of a parameter's name that say it holds integers (bitorch's DLRM example takes
+# `X_int`, Criteo's integer count features, and computes `torch.log(X_int + 1)`: round
+# 45's reviewer read log1p there as gaining nothing).
+INTEGER_WORDS = frozenset({"int", "ints", "integer", "integers", "count", "counts"})
 _WHOLE_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 _WHOLE_DEPTH = 12
 
@@ -185,6 +190,8 @@ def _name_whole_valued(file: FileContext, node: ast.Name, depth: int) -> bool:
     latest = _latest_binding(file, node)
     if latest is None:
         return False
+    if latest.kind is BindingKind.PARAMETER:
+        return bool(set(identifier_words(node.id)) & INTEGER_WORDS)  # `X_int`, `counts`
     if latest.kind is BindingKind.LOOP and isinstance(latest.statement, ast.For):
         return whole_valued(file, latest.statement.iter, depth)  # `for i in range(n)`
     if latest.kind is not BindingKind.ASSIGNMENT or latest.value is None or latest.augmented:

@@ -176,9 +176,16 @@ class TorchvisionPretrained(Codemod):
                 problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
                                 f"the project supports {ceiling}")
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
+            undeclared = file.undeclared_floor(SINCE, "the weights API (torchvision 0.13)") \
+                if vision is None else None
             if problems:
                 yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
                               Safety.MANUAL)
+            elif undeclared is not None:
+                # torchnn 0.1 (round 45) lists no dependency and was built on torchvision
+                # 0.12, which has no weights enums: judged wrong as a safe fix
+                yield Finding(call, f"{names}= is deprecated: pass the weights it loaded "
+                              f"(unsafe: {undeclared})", Safety.UNSAFE, tuple(edits))
             else:
                 yield Finding(call, f"{names}= is deprecated: pass the weights it loaded",
                               Safety.SAFE, tuple(edits))

@@ -41,3 +41,14 @@ def q_exponential_kl(var_ratio, power):
     # qpytorch (round 42): `kl` is `P - 1` scaled, already rounded as much as `1 + x` rounds
     kl = 0.5 * (var_ratio.pow(power / 2.0) - 1)
     return kl - 0.5 * (1 - 2.0 / power) * torch.log(2 * kl + 1)
+
+
+def preprocess(X_int, X_cat):
+    # DLRM (bitorch's copy, round 45): Criteo's integer count features, named for it
+    X_int = torch.log(torch.tensor(X_int, dtype=torch.float) + 1)
+    return X_int, X_cat
+
+
+def collate(transposed_data):
+    X_int = torch.log(torch.tensor(transposed_data[0], dtype=torch.float) + 1)
+    return X_int

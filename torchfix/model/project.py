@@ -418,14 +418,14 @@ class Project:
 
     def dependencies_without_torch(self) -> str | None:
         """The file listing the project's dependencies where none of them is torch (nor
-        torchvision or torchaudio): nothing then says which torch it runs. None where
-        torch is listed or no file lists dependencies."""
+        torchvision or torchaudio), "" where no file lists any: nothing then says which
+        torch it runs. None where torch is listed."""
         if not self._torchless_read:
             from torchfix.model.torch_floor import find_dependencies_without_torch
 
             self._torchless = find_dependencies_without_torch(self.root)
             self._torchless_read = True
-        self._note("project:dependencies-without-torch", self._torchless or ABSENT)
+        self._note("project:dependencies-without-torch", _torchless_digest(self._torchless))
         return self._torchless
 
     def package_floor(self, package: str) -> TorchFloor | None:
@@ -448,7 +448,7 @@ class Project:
             return self.configured_min_torch
         floor = self.torch_floor()
         if floor is not None and floor.python_implied and \
-                self.dependencies_without_torch() is not None:
+                self.dependencies_without_torch():
             # farm-haystack (round 30) lists transformers but no torch and supports
             # Python 3.8: its users' torch is at most 2.4, and may be any older one
             return None
@@ -753,6 +753,8 @@ class Project:
             if key == "project:torch-ceiling":
                 ceiling = self.torch_ceiling()
                 return repr(ceiling.version) if ceiling else ABSENT
+            if key == "project:dependencies-without-torch":
+                return _torchless_digest(self.dependencies_without_torch())
             if key == "project:python-floor":
                 python_floor = self.python_floor()
                 return repr(python_floor.version) if python_floor else ABSENT
@@ -787,6 +789,11 @@ class Project:
             return None
         finally:
             self.facts_read = saved
+
+
+def _torchless_digest(listed: str | None) -> str:
+    """`dependencies_without_torch()`'s answer as a fact's digest."""
+    return ABSENT if listed is None else listed or "no-dependencies"
 
 
 def is_torch_module_class(qualified: str) -> bool:

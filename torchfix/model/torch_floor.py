@@ -266,17 +266,21 @@ _TORCH_PACKAGES = re.compile(r"^\s*(?:py)?torch(?:vision|audio)?(?![\w.-])", re.
 
 def find_dependencies_without_torch(root: Path) -> str | None:
     """The file that lists the project's dependencies where none of them is torch (nor
-    torchvision or torchaudio); None where one is, or where no file lists any.
+    torchvision or torchaudio); "" where no file lists any dependency; None where torch
+    is listed.
 
     Such a project gets torch through a dependency (`transformers>=4.10.0`, which runs on
     torch 1.x) or from its users, so nothing says which torch it runs: tevatron (round 29)
     lists transformers and datasets only and was tested on torch 1.10.1; tape-proteins
-    lists tqdm, scipy and boto3, and its repository pins torch 1.1.0."""
-    first: str | None = None
+    lists tqdm, scipy and boto3, and its repository pins torch 1.1.0. So does a project
+    that lists no dependency at all: torchnn 0.1 (2022, round 45), whose setup.py names
+    none, was read against the torch and torchvision of its day, v-diffusion-pytorch's
+    (round 40) against torch 1.9-1.11."""
+    first = ""
     for source, requirement in _declared_requirements(root):
         if _TORCH_PACKAGES.match(requirement):
             return None
-        if first is None and _REQUIREMENT.match(requirement) \
+        if not first and _REQUIREMENT.match(requirement) \
                 and not requirement.lower().startswith(("python", "pip")):
             first = source
     return first

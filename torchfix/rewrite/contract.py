@@ -283,15 +283,19 @@ class FileContext:
     def undeclared_floor(self, since: tuple[int, int], what: str) -> str | None:
         """Why a fix whose replacement needs torch `since` is unsafe here, where the
         project declares no torch version (nor a `min-torch`): its dependency files list
-        no torch at all (it may run any torch, 1.x included) and `since` is newer than
-        torch 1.0, or they list torch without a version and `since` is newer than
+        no torch, or it lists no dependency at all (it may run any torch, 1.x included),
+        and `since` is newer than torch 1.0; or they list torch without a version and
+        `since` is newer than
         UNDECLARED_FLOOR. None where the project says what it supports (the codemod then
         compares with that) or where `since` is old enough."""
         if self.min_torch() is not None:
             return None
         needs = f"{what} needs torch >= {since[0]}.{since[1]}"
         listed = self.project.dependencies_without_torch()
-        if listed is not None and since > NO_TORCH_LISTED_FLOOR:
+        if listed == "" and since > NO_TORCH_LISTED_FLOOR:
+            return f"{needs}, and the project lists no dependencies: nothing says which " \
+                   "torch it runs"
+        if listed and since > NO_TORCH_LISTED_FLOOR:
             return f"{needs}, and the project's dependencies ({listed}) do not name torch"
         if since <= UNDECLARED_FLOOR:
             return None
