@@ -266,6 +266,11 @@ TEMP_FACTORIES = frozenset(
 # Modules whose functions make up throwaway names: a file saved under a random name is
 # measured or read back and deleted, not a checkpoint anyone resumes from.
 RANDOM_NAME_MODULES = ("random.", "uuid.", "secrets.", "tempfile.")
+# A helper's name that says it empties or removes a folder (`cleanupdir`, `clean_dir`,
+# `empty_folder`, `remove_dir`, `rmtree`).
+_EMPTIES_FOLDER = re.compile(
+    r"_*(?:clean_?up|clean|clear|empty|wipe|purge|remove|rm|delete)_?(?:dir|directory|folder|tree)",
+    re.IGNORECASE)
 # Values that name one object or process: no later run can find a file named by them
 # (torch-tensornet's LR finder caching `state_{key}_{id(self)}.pt`, round 44).
 PROCESS_NAME_CALLS = frozenset({"builtins.id", "os.getpid"})
@@ -1859,8 +1864,9 @@ class _Facts:
         return words
 
     def _emptied_first(self, destination: ast.expr, call: ast.Call) -> bool:
-        """Whether the function removes the destination's folder (`shutil.rmtree(d)`)
-        before the save: no old file is left to keep, and the folder is torn until the
+        """Whether the function removes or empties the destination's folder
+        (`shutil.rmtree(d)`, or a helper named for it: xpm-torch's `cleanupdir(path)`,
+        round 45) before the save: no old file is left to keep, and the folder is torn until the
         function ends whatever one save does (round 13: s3prl's `save_model`, which
         writes other files of the folder after it)."""
         function = self.model.enclosing_function(call)
@@ -1873,7 +1879,8 @@ class _Facts:
                     (other.lineno, other.col_offset) >= (call.lineno, call.col_offset) or \
                     self.model.enclosing_function(other) is not function:
                 continue
-            if self.model.qualified_name(other.func) == "shutil.rmtree" and \
+            if (self.model.qualified_name(other.func) == "shutil.rmtree"
+                    or _EMPTIES_FOLDER.fullmatch(_identifier(other.func) or "")) and \
                     self._path_names(other.args[0], scope, set()) & names:
                 return True
         return False

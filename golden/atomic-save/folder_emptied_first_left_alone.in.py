@@ -17,6 +17,22 @@ def save_checkpoint(model, ckpt_dir, old_dir):
     torch.save(model.state_dict(), Path(ckpt_dir) / "state_dict.pt")
 
 
+def cleanupdir(path: Path) -> None:
+    for child in path.iterdir():
+        if child.is_dir():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+class TrainState:
+    # xpm-torch (round 45): the state's folder is emptied by the project's own helper
+    def save(self, path: Path) -> None:
+        cleanupdir(path)
+        torch.save(self.trainer.state_dict(), path / "trainer.pth")
+        torch.save(self.optimizer.state_dict(), path / "optimizer.pth")
+
+
 def run_save_model(model, model_ckpt_dir):
     save_model(model, model_ckpt_dir)
 
