@@ -13,6 +13,9 @@ from conftest import FIXED, NEEDS_FIX, UNSAFE_ONLY
 
 
 def project(tmp_path: Path, config: str, files: dict[str, str]) -> Path:
+    # a project that names its torch, as most do (one listing no dependency at all may run
+    # any torch: its version-gated fixes are unsafe, see test_project_model)
+    (tmp_path / "requirements.txt").write_text("torch>=2.4\n")
     (tmp_path / "pyproject.toml").write_text(config)
     for name, text in files.items():
         path = tmp_path / name

@@ -50,6 +50,7 @@ def test_select_and_ignore_by_code_on_the_command_line(tmp_path, cli):
 
 def test_configuration_takes_codes(tmp_path, cli):
     (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "p"\nversion = "0"\ndependencies = ["torch>=2.4"]\n'
         '[tool.torchfix]\nselect = ["TOR1"]\n'
         '[tool.torchfix.per-file-ignores]\n"legacy/*" = ["TOR101"]\n')
     (tmp_path / "legacy").mkdir()
@@ -93,6 +94,7 @@ def test_noqa_suppresses_in_check_and_apply(tmp_path, cli):
 def test_list_json_and_sarif_show_the_codes(tmp_path, cli):
     listed = cli("list").stdout
     assert "TOR101, TOR103" in listed and "codes" in listed
+    (tmp_path / "requirements.txt").write_text("torch>=2.4\n")
     (tmp_path / "train.py").write_text(SOURCE)
     document = json.loads(cli("check", "--output-format", "json", "--select", "TOR", ".").stdout)
     assert [(f["codemod"], f["code"]) for f in document["findings"]] == [
