@@ -40,6 +40,7 @@ from torchfix.rewrite.layout import keeps_long_code_lines
 from .always_raises import generator_length, unset_attribute
 from .components import COMPONENT, unexported
 from .own_exceptions import OWN_EXCEPTIONS
+from .raise_census import census, errmsg_rule, totals
 from .raises_doc import (
     GENERIC_DESCRIPTION,
     docstring_style,
@@ -828,7 +829,7 @@ class _Decider:
         path = self._relative_path()
         # `raise AssertionError` for a bare `assert False`; the message's own exception
         rule = (None if decision.raises_message or (decision.always_fails and node.msg is None)
-                else _errmsg_rule(node.msg))
+                else errmsg_rule(node.msg))
         variable = None
         if rule is not None and (settings.enables(rule, path) or project.derived(
                 MESSAGES_ASSIGNED, str(project.root)) == "assigns"):
@@ -2587,20 +2588,6 @@ def _may_be_none(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) ->
     return False
 
 
-def _errmsg_rule(message: ast.expr | None) -> str | None:
-    """The flake8-errmsg rule a `raise E(<message>)` breaks: EM101 (a string literal,
-    also the generated one), EM102 (an f-string), EM103 (`"...".format(...)`)."""
-    if message is None or (isinstance(message, ast.Constant) and isinstance(message.value, str)):
-        return "EM101"
-    if isinstance(message, ast.JoinedStr):
-        return "EM102"
-    if (isinstance(message, ast.Call) and isinstance(message.func, ast.Attribute)
-            and message.func.attr == "format" and isinstance(message.func.value, ast.Constant)
-            and isinstance(message.func.value.value, str)):
-        return "EM103"
-    return None
-
-
 def _absolute_imports(tree: ast.Module) -> Iterator[str]:
     """The modules the module imports by absolute name (`from ray.rllib.policy.policy
     import Policy`: `ray.rllib.policy.policy`)."""
@@ -3125,32 +3112,11 @@ def messages_assigned(project: Project, root: str) -> str:
     writes its exception messages as flake8-errmsg asks, `msg = "..."` then `raise
     E(msg)`, nearly everywhere (`MESSAGES_ASSIGNED_MIN` raises, `MESSAGES_ASSIGNED_SHARE`
     of them), where no lint configuration ships to say so (nncf 3.4.0: 421 such raises, 1
-    with a string literal; round 22), else "". Each file's count is remembered."""
-    counts = every_answer(project.memo(MESSAGES_ASSIGNED.replace("/", "-")),
-                          project_modules(root), _message_forms)
-    assigned = sum(count[0] for count in counts)
-    inline = sum(count[1] for count in counts)
+    with a string literal; round 22), else "". Read off the raise census."""
+    (assigned, inline), _bases, _raised = totals(census(project, root))
     follows = (assigned >= MESSAGES_ASSIGNED_MIN
                and assigned >= MESSAGES_ASSIGNED_SHARE * (assigned + inline))
     return "assigns" if follows else ""
-
-
-def _message_forms(path: Path) -> list[int]:
-    """[raises whose message is a variable, raises whose message is written inline (a
-    string, an f-string, `"...".format(...)`)] in the module at `path`."""
-    tree = parse_if_mentions(path, b"raise ")
-    counts = [0, 0]
-    for node in nodes_of(tree, ast.Raise) if tree is not None else ():
-        exception = node.exc
-        if not isinstance(exception, ast.Call) or len(exception.args) != 1 or \
-                exception.keywords:
-            continue
-        message = exception.args[0]
-        if isinstance(message, ast.Name):
-            counts[0] += 1
-        elif _errmsg_rule(message) is not None:
-            counts[1] += 1
-    return counts
 
 
 register_derived_fact(MESSAGES_ASSIGNED, messages_assigned)

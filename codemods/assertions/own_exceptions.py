@@ -7,19 +7,17 @@ TypeError as wrong: the project's convention asks for one of its own classes, an
 one (`T2NErrorInvalidArgument`, `T2NErrorNotImplemented`, ...) is a maintainer's choice.
 Such a project's asserts are reported, not rewritten.
 
-A project-wide fact (`Project.derived`): each module's part (the exception classes it
-defines, the names it raises) is remembered between runs.
+A project-wide fact (`Project.derived`), read off the raise census every module's part of
+which is remembered between runs.
 """
 
 from __future__ import annotations
 
-import ast
 import builtins
-from collections import Counter
-from pathlib import Path
 
 from torchfix.model.project import Project, register_derived_fact
-from torchfix.model.scan_memo import every_answer, parse_if_mentions, project_modules
+
+from .raise_census import census, totals
 
 # "<N> of <M> raises, <class>": the project raises its own exceptions; "" where it does
 # not. name: the project root.
@@ -35,14 +33,7 @@ BUILTIN_EXCEPTIONS = frozenset(
 
 def own_exceptions(project: Project, root: str) -> str:
     """See `OWN_EXCEPTIONS`. Tests aside: they raise what they like."""
-    parts = every_answer(project.memo(OWN_EXCEPTIONS.replace("/", "-")),
-                         project_modules(root), _module_part)
-    bases: dict[str, set[str]] = {}
-    raised: Counter[str] = Counter()
-    for classes, names in parts:
-        for name, base_names in classes.items():
-            bases.setdefault(name, set()).update(base_names)
-        raised.update(names)
+    _forms, bases, raised = totals(census(project, root))
     own = _exception_classes(bases)
     own_raises = sum(count for name, count in raised.items() if name in own)
     builtin_raises = sum(count for name, count in raised.items()
@@ -65,28 +56,6 @@ def _exception_classes(bases: dict[str, set[str]]) -> set[str]:
                 found.add(name)
                 changed = True
     return found
-
-
-def _module_part(path: Path) -> list[dict[str, list[str]] | dict[str, int]]:
-    """[{class defined here: the last part of each base's name}, {name raised: count}]."""
-    tree = parse_if_mentions(path, b"raise", b"Error", b"Exception")
-    classes: dict[str, list[str]] = {}
-    raised: Counter[str] = Counter()
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.ClassDef) and node.bases:
-            classes[node.name] = [_last_part(base) for base in node.bases]
-        elif isinstance(node, ast.Raise) and node.exc is not None:
-            exception = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            name = _last_part(exception)
-            if name:
-                raised[name] += 1
-    return [classes, dict(raised)]
-
-
-def _last_part(node: ast.expr) -> str:
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else ""
 
 
 register_derived_fact(OWN_EXCEPTIONS, own_exceptions)
