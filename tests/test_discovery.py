@@ -266,13 +266,14 @@ def test_the_torch_package_itself_is_not_processed(tmp_path, cli):
     own_copy = write(wheel / "torch" / "serialization.py")
     write(wheel / "functorch" / "compile.py")
     write(wheel / "torchgen" / "gen.py")
+    write(wheel / "caffe2" / "python" / "core.py")  # in torch wheels up to 2.x
     write(wheel / "tools" / "train.py")  # the project's own code still is processed
     found = discover([wheel])
     assert [s.path.relative_to(wheel.resolve()).as_posix() for s in found.files] == [
         "tools/train.py"]
     assert sorted(path.name for path, message in found.notices
                   if message.startswith("the torch package itself")) == [
-        "functorch", "torch", "torchgen"]
+        "caffe2", "functorch", "torch", "torchgen"]
     # below src/ too; a folder named torch without __init__.py is just a folder
     repo = tmp_path / "repo"
     write(repo / "src" / "torch" / "__init__.py", "")

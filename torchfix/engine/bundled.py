@@ -84,8 +84,9 @@ def bundled_packages(folder: Path, entries: list[os.DirEntry[str]]) -> dict[str,
     return {**found, **versioned} if own_package else found
 
 
-# PyTorch's own packages, beside `torch/` in its wheel.
-TORCH_SIBLINGS = ("functorch", "torchgen")
+# PyTorch's own packages, beside `torch/` in its wheel (caffe2 up to torch 2.x: torch-abi,
+# a repackaged torch 1.13 wheel, round 46).
+TORCH_SIBLINGS = ("functorch", "torchgen", "caffe2")
 TORCH_ITSELF = ("the torch package itself (PyTorch, a repackaged wheel, or a copy of its "
                 "API): its torch names are its own, not uses of torch; not processed: fix "
                 "it upstream, or name the folder to process it")
