@@ -3007,7 +3007,7 @@ class _Helper:
     def _shared(self, package: str) -> bool:
         """Whether "auto" puts the helper in the package's helper module: the package has
         one already, or two or more of its modules get the helper (a project-wide fact)."""
-        folder = self.module.source_root / package
+        folder = self.module.source_root.joinpath(*package.split("."))
         if (folder / f"{HELPER_MODULE}.py").exists():
             return True
         return int(self.file.project.derived(SAVING_MODULES, str(folder))) >= 2
@@ -3096,11 +3096,22 @@ class _Helper:
     # -- one helper module per package ---------------------------------------------------
 
     def _package(self) -> str | None:
-        """The top-level package of the file; None for a module outside any package."""
+        """The package the helper module goes in: the file's top-level package, or, below
+        namespace packages of the pkgutil or pkg_resources kind (an `__init__.py` that
+        extends `__path__` or declares the namespace: `bob/` and `bob/learn/`, shared by
+        every bob.* distribution and holding no module by convention; round 46's reviewer
+        read a helper put in `bob/` as noise), the first package under them
+        (`bob.learn.pytorch`). None for a module outside any package."""
         module = self.module
-        if "." not in module.name and not module.is_package:
+        parts = module.name.split(".")
+        if len(parts) == 1 and not module.is_package:
             return None
-        return module.name.split(".")[0]
+        depth = 1
+        inner = len(parts) if module.is_package else len(parts) - 1
+        while depth < inner and _declares_namespace(
+                module.source_root.joinpath(*parts[:depth], "__init__.py")):
+            depth += 1
+        return ".".join(parts[:depth])
 
     @property
     def module(self) -> ModuleName:
@@ -3118,15 +3129,16 @@ class _Helper:
         if blocker is not None:
             return None, blocker, ()
         qualified = f"{package}.{HELPER_MODULE}"
-        path = self.module.source_root / package / f"{HELPER_MODULE}.py"
+        where = package.replace(".", "/")
+        path = self.module.source_root.joinpath(*package.split("."), f"{HELPER_MODULE}.py")
         creates: tuple[CreateFile, ...] = ()
         facts = self.file.project.module(qualified)
         if facts is not None:
             if MODULE_HELPER not in facts.functions:
-                return None, (f"{package}/{HELPER_MODULE}.py exists and does not define "
+                return None, (f"{where}/{HELPER_MODULE}.py exists and does not define "
                               f"{MODULE_HELPER}"), ()
         elif self.file.project.module_path(qualified) is not None or path.exists():
-            return None, f"{package}/{HELPER_MODULE}.py exists and cannot be read", ()
+            return None, f"{where}/{HELPER_MODULE}.py exists and cannot be read", ()
         else:
             settings = self.file.project.formatter_settings()
             header = self.file.project.derived(PACKAGE_HEADER, str(path.parent))
@@ -3145,7 +3157,9 @@ class _Helper:
         (`from .._torchfix_atomic_save import atomic_save`) where the module imports
         from its package relatively, absolute otherwise."""
         module = self.module
-        level = len(module.name.split(".")) - (0 if module.is_package else 1)
+        # up to the helper's package (the top-level one, or one below namespace packages)
+        level = len(module.name.split(".")) - (0 if module.is_package else 1) \
+            - (len(qualified.split(".")) - 2)
         if not any(node.level for node in nodes_of(self.file.tree, ast.ImportFrom)) or \
                 self._bans_relative(level):
             top = qualified.split(".", 1)[0]
@@ -3237,6 +3251,17 @@ def package_module_name(module: ModuleName, root: Path) -> ModuleName:
 
 # Folders that hold a project's packages without being one (`src/pkg/__init__.py`).
 SOURCE_FOLDERS = frozenset({"src", "lib", "python", "source"})
+
+
+def _declares_namespace(init: Path) -> bool:
+    """Whether a package's `__init__.py` makes it a namespace package of the pkgutil or
+    pkg_resources kind (`__path__ = extend_path(__path__, __name__)`,
+    `declare_namespace(__name__)`)."""
+    try:
+        text = init.read_bytes()[:4096]
+    except OSError:
+        return False
+    return b"extend_path" in text or b"declare_namespace" in text
 
 
 def _under_unknown_namespace(source_root: Path, root: Path) -> bool:

@@ -1,0 +1,2 @@
+def checkpoint_path(folder, epoch):
+    return f"{folder}/checkpoint.pth"
