@@ -637,6 +637,7 @@ class _Decider:
         self._assert_validated: bool | None = None  # see _validates_with_asserts
         self._openmmlab_modules: str | None = None  # see _openmmlab
         self._own_exception_convention: str | None = None  # see _own_exceptions_instead
+        self._handed_kernels: set[str] | None = None  # see _in_compiled_kernel
         self.invariants = str(file.option("invariants", AssertToRaise))
         self.example_code = is_example_code(file.path, file.text)
         self.copied_code = (is_copied_code(file.text) or is_vendored_path(file.path)
@@ -1025,11 +1026,16 @@ class _Decider:
         `@cute.jit`, `@cute.kernel`, `@numba.njit`, `@wp.kernel`, `@torch.jit.script`):
         its compiler turns the assert into a device assert, a static check or its own
         error that -O does not strip, and CuTe DSL refuses a `raise` under a plain `if`
-        (UNSUP_EARLY_EXIT; round 15's liger-kernel)."""
+        (UNSUP_EARLY_EXIT; round 15's liger-kernel); or one handed to a kernel compiler's
+        call (`pl.pallas_call(functools.partial(matmul_kernel, ...))`: torch-xla's Pallas
+        kernels check the block shapes their own wrapper builds, round 46)."""
+        if self._handed_kernels is None:
+            self._handed_kernels = _handed_kernels(self.file.tree)
         for ancestor in self.model.ancestors(node):
-            if isinstance(ancestor, _FUNCTIONS) and any(
+            if isinstance(ancestor, _FUNCTIONS) and (any(
                     _kernel_decorator(self.model, decorator)
-                    for decorator in ancestor.decorator_list):
+                    for decorator in ancestor.decorator_list)
+                    or ancestor.name in self._handed_kernels):
                 return True
         return False
 
@@ -2674,6 +2680,28 @@ def _failure_spellings(test: ast.expr) -> set[str]:
         subject = ast.unparse(test.left)
         spellings |= {f"{subject} == 0", f"{subject} < 1", f"not {subject}"}
     return spellings
+
+
+# Calls that compile the function they are handed into a kernel (JAX Pallas).
+KERNEL_COMPILER_CALLS = frozenset({"pallas_call"})
+
+
+def _handed_kernels(tree: ast.Module) -> set[str]:
+    """The names of the functions the module hands to a kernel compiler's call, directly
+    or through `functools.partial` (`pl.pallas_call(functools.partial(kernel, ...))`)."""
+    found: set[str] = set()
+    for call in nodes_of(tree, ast.Call):
+        called = call.func.attr if isinstance(call.func, ast.Attribute) else \
+            call.func.id if isinstance(call.func, ast.Name) else ""
+        if called not in KERNEL_COMPILER_CALLS or not call.args:
+            continue
+        kernel = call.args[0]
+        if isinstance(kernel, ast.Call) and _last_name(kernel.func) == "partial" \
+                and kernel.args:
+            kernel = kernel.args[0]
+        if isinstance(kernel, ast.Name):
+            found.add(kernel.id)
+    return found
 
 
 def _kernel_decorator(model: SemanticModel, decorator: ast.expr) -> bool:

@@ -1,11 +1,13 @@
 # golden-args: --unsafe-fixes
 """Asserts a compiler, torch or the next statement already owns: left alone."""
+import functools
 import os
 
 import cutlass.cute as cute
 import torch
 import triton
 import triton.language as tl
+from jax.experimental import pallas as pl
 from torch import nn
 
 
@@ -74,3 +76,17 @@ def dice_mode(mode: str) -> str:
     if mode not in {"binary", "multiclass", "multilabel"}:
         raise ValueError(f"DiceLoss: mode {mode} is not supported")
     return mode
+
+
+def matmul_kernel(x_ref, w_ref, out_ref, *, block_rows: int, block_cols: int):
+    # a Pallas kernel (torch-xla, round 46): traced by JAX, its blocks shaped by the wrapper
+    assert x_ref.shape == (block_rows, block_cols), "x_ref shape is not correct"
+    out_ref[...] = x_ref[...] @ w_ref[...]
+
+
+def quantized_matmul(x, w, block_rows: int, block_cols: int):
+    kernel = pl.pallas_call(
+        functools.partial(matmul_kernel, block_rows=block_rows, block_cols=block_cols),
+        out_shape=x,
+    )
+    return kernel(x, w)
