@@ -1009,11 +1009,13 @@ class _Tensors:
                 self._values_source(attribute.value), depth))  # type: ignore[arg-type]
         if attribute.attr in ("T", "mT", "H", "mH", "real", "imag"):
             return self.kind(attribute.value, depth)
-        if attribute.attr in ("weight", "bias") and self._has_parameters(attribute.value, depth):
-            return Grad.YES
         built = self.classes.self_attribute(attribute)
         if built and all(name in PARAMETER for name in built):
+            # before the `weight` of a module: biopytorch's Hebbian layers make their own
+            # `self.weight = nn.Parameter(..., requires_grad=False)` (round 46: noise)
             return Grad.NO if self._frozen_parameter(attribute.attr) else Grad.YES
+        if attribute.attr in ("weight", "bias") and self._has_parameters(attribute.value, depth):
+            return Grad.YES
         return Grad.UNKNOWN
 
     def _frozen_parameter(self, name: str) -> bool:

@@ -18,3 +18,16 @@ class SafeDrugLayer(nn.Module):
         mask = self.mask_H.cpu().numpy()
         scale = self.scale.detach().cpu().numpy()
         return ddi, mask, scale
+
+
+class HebbianConv2d(nn.Module):
+    # biopytorch (round 46): a layer trained by a local rule, its own weight frozen
+    def __init__(self, out_channels, in_channels, size):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(out_channels, in_channels, size, size),
+                                   requires_grad=False)
+
+    def convergence(self):
+        weights = self.weight.view(self.weight.shape[0], -1)
+        norm = torch.sum(torch.abs(weights) ** 3, axis=1)
+        return torch.max(torch.abs(norm - torch.ones_like(norm))).cpu().numpy()
