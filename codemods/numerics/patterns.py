@@ -159,9 +159,22 @@ def _latest_binding(file: FileContext, node: ast.Name) -> Binding | None:
     """The binding of the name in its own scope on the latest line before the read."""
     model = file.semantic
     scope = model.scope_of(node)
+    # not the statement being read for (`pos = torch.sign(pos) * torch.log(\n pos.abs()
+    # + 1)` reads the `pos` bound before it: gemini-torch, round 46)
     earlier = [binding for binding in model.bindings(node)
-               if binding.scope is scope and binding.line < node.lineno]
+               if binding.scope is scope and binding.line < node.lineno
+               and not _encloses(binding.statement, node)]
     return max(earlier, key=lambda binding: binding.line) if earlier else None
+
+
+def _encloses(statement: ast.AST | None, node: ast.AST) -> bool:
+    """Whether `node` lies within an assignment `statement` (whose value is read before it
+    binds); a loop's or a `with`'s binding holds in its body."""
+    if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return False
+    start = (statement.lineno, statement.col_offset)
+    end = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+    return start <= (node.lineno, node.col_offset) < end  # type: ignore[attr-defined]
 
 
 def less_one(file: FileContext, node: ast.expr, depth: int = 0) -> bool:

@@ -52,3 +52,12 @@ def preprocess(X_int, X_cat):
 def collate(transposed_data):
     X_int = torch.log(torch.tensor(transposed_data[0], dtype=torch.float) + 1)
     return X_int
+
+
+def log_distance(n):
+    # gemini-torch (round 46): the `pos` read is the one bound before the statement
+    pos = torch.arange(-n + 1, n).float()
+    pos = torch.sign(pos) * torch.log(
+        pos.abs() + 1
+    )
+    return pos
