@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import NOT_LITERAL, BindingKind, SemanticModel
@@ -18,6 +18,11 @@ ROUNDING = frozenset({"builtins.int", "builtins.round", "math.ceil", "math.floor
 FLATTENING = frozenset({"view", "flatten", "reshape", "contiguous", "ravel"})
 FIX_MESSAGE = ("kthvalue(int(p * n)) as a percentile is off by one order statistic and "
                "raises for small p * n: use torch.quantile, which interpolates")
+# `max(1, int(p * n))` never raises (pytorch-dp's clipping threshold, round 46).
+GUARDED_FIX_MESSAGE = ("kthvalue(int(p * n)) as a percentile is off by one order statistic: "
+                       "use torch.quantile, which interpolates")
+# torch.quantile came with torch 1.7.
+QUANTILE_SINCE = (1, 7)
 REPORT_MESSAGE = ("kthvalue(k) with k computed from a fraction of the size looks like a "
                   "percentile: torch.quantile(x, q) interpolates and has no off-by-one")
 
@@ -29,6 +34,7 @@ class _Percentile:
     fraction: str | None  # source text of q, where the count is one factor of the product
     count_of: ast.expr | None  # the tensor whose size the count is, if known
     whole: bool = False  # the count is of every element (`numel()`): the tensor is 1-D
+    guarded: bool = False  # `max(1, int(p * n))`: k is never 0, kthvalue never raises
 
 
 class QuantileNotKthvalue(Codemod):
@@ -98,6 +104,13 @@ class QuantileNotKthvalue(Codemod):
                     or percentile.fraction is None):
                 yield Finding(call, REPORT_MESSAGE, Safety.MANUAL)
                 continue
+            floor = file.min_torch()
+            if floor is not None and floor < QUANTILE_SINCE:
+                # pytorch-dp 0.1 installs torch==1.5.0 (round 46): no torch.quantile there
+                yield Finding(call, f"{REPORT_MESSAGE} (torch.quantile needs torch >= "
+                              f"1.7, and the project supports torch {floor[0]}.{floor[1]})",
+                              Safety.MANUAL)
+                continue
             name, imports = spelling
             arguments = [file.source(tensor), percentile.fraction]
             if dim is not None:
@@ -105,7 +118,8 @@ class QuantileNotKthvalue(Codemod):
             elif not _visibly_flat(tensor) and not percentile.whole:
                 arguments.append("dim=-1")
             code = f"{name}.quantile({', '.join(arguments)})"
-            yield Finding(call, FIX_MESSAGE, Safety.UNSAFE, (ReplaceNode(used, code), *imports))
+            message = GUARDED_FIX_MESSAGE if percentile.guarded else FIX_MESSAGE
+            yield Finding(call, message, Safety.UNSAFE, (ReplaceNode(used, code), *imports))
 
 
 def _kthvalue_calls(tree: ast.Module) -> list[ast.Call]:
@@ -155,8 +169,11 @@ def _percentile(file: FileContext, k: ast.expr, depth: int) -> _Percentile | Non
     name = model.qualified_name(k.func)
     if name in ("builtins.max", "builtins.min") and len(k.args) == 2:
         for inner, other in ((k.args[0], k.args[1]), (k.args[1], k.args[0])):
-            if isinstance(model.literal(other), int):
-                return _percentile(file, inner, depth)
+            bound = model.literal(other)
+            if isinstance(bound, int):
+                found = _percentile(file, inner, depth)
+                guarded = name == "builtins.max" and bound >= 1
+                return replace(found, guarded=True) if found and guarded else found
         return None
     if name not in ROUNDING or (name == "builtins.round" and len(k.args) != 1):
         return None
