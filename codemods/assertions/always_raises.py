@@ -20,6 +20,8 @@ from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import parse_if_mentions, project_modules
 from torchfix.model.semantic import SemanticModel
 
+from .raise_census import last_part
+
 # `Module` methods that return generators (and `len` of one is a TypeError).
 GENERATOR_METHODS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers",
                                "children", "named_children", "modules", "named_modules"})
@@ -222,7 +224,7 @@ def _binders(tree: ast.Module, name: str) -> str:
                 own.update(map(id, stores))
                 binds = binds or bool(stores)
         if binds:
-            found.add(f"{cls.name}({','.join(_last_part(base) for base in cls.bases)})")
+            found.add(f"{cls.name}({','.join(last_part(base) or '?' for base in cls.bases)})")
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and node.value == name:
             return ANYWHERE
@@ -238,14 +240,6 @@ def _stores_on(method: ast.FunctionDef | ast.AsyncFunctionDef, me: str, name: st
             if isinstance(node, ast.Attribute) and node.attr == name
             and isinstance(node.ctx, (ast.Store, ast.Del))
             and isinstance(node.value, ast.Name) and node.value.id == me]
-
-
-def _last_part(base: ast.expr) -> str:
-    if isinstance(base, ast.Subscript):
-        base = base.value
-    if isinstance(base, ast.Attribute):
-        return base.attr
-    return base.id if isinstance(base, ast.Name) else "?"
 
 
 def _class_binds(body: list[ast.stmt], name: str) -> bool:
