@@ -718,7 +718,7 @@ class _Decider:
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
                 or self._opened_next(node) or self._indexed_next(node)
                 or self._in_compiled_kernel(node) or self._dispatched_next(node)
-                or self._raised_next(node)):
+                or self._raised_next(node) or self._asserting_function(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -986,6 +986,13 @@ class _Decider:
         return (f"`{unset}` is never set on {function.owner.name} nor its bases, so the "
                 f"check raises AttributeError on every call of {function.name}; "
                 "a raise would keep that: read what was meant (a parameter?) first")
+
+    def _asserting_function(self, node: ast.Assert) -> bool:
+        """Whether the assert is in a function named for asserting (aimet's
+        `log_with_error_and_assert_if_false`, `assert_shape`): raising AssertionError is
+        what it promises its callers (round 47)."""
+        return any("assert" in identifier_words(name) or "asserts" in identifier_words(name)
+                   for name in self.model.function_path(node)[-1:])
 
     def _checks_torch_version(self, test: ast.expr) -> bool:
         """`version.parse(torch.__version__) >= version.parse("2.0")` in the condition: a
@@ -2320,11 +2327,22 @@ class _Decider:
             checks = [value for value in test.values
                       if not self._is_hasattr(value) and not _is_none_test(value)]
             return bool(checks) and all(self._is_type_check(value) for value in checks)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+                isinstance(test.ops[0], ast.Eq | ast.Is) and \
+                isinstance(test.comparators[0], ast.Constant) and \
+                test.comparators[0].value is True:
+            return self._is_type_check(test.left)  # `isinstance(m, nn.Module) == True`
         if isinstance(test, ast.Compare):
             return (len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_COMPARISONS)
                     and isinstance(test.left, ast.Call) and len(test.left.args) == 1
                     and not test.left.keywords
                     and self._builtin(test.left.func) == "builtins.type")
+        if isinstance(test, ast.Call) and self._builtin(test.func) in ("builtins.all",
+                                                                       "builtins.any") \
+                and len(test.args) == 1 and isinstance(test.args[0], ast.GeneratorExp
+                                                                  | ast.ListComp):
+            # `all(isinstance(s, AxisSemantics) for s in semantics)`: uni-pytorch, round 47
+            return self._is_type_check(test.args[0].elt)
         return isinstance(test, ast.Call) and self._builtin(test.func) in TYPE_CHECK_FUNCTIONS
 
     def _is_path_check(self, test: ast.expr) -> bool:

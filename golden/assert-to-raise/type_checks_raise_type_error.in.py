@@ -24,3 +24,10 @@ def connect(source, weights=None, wmin=None):
     assert wmin is None or isinstance(wmin, float), "wmin must be None or a float"
     assert torch.is_tensor(source), "source must be a tensor"
     return source, weights
+
+
+def dream(model, normalization_transform, semantics):
+    # compared with True, and over every item (torch-dreams, uni-pytorch: round 47)
+    assert isinstance(normalization_transform, nn.Module) == True, "expected a module"
+    assert all(isinstance(s, str) for s in semantics), "semantics must be strings"
+    return model

@@ -35,3 +35,12 @@ def connect(source, weights=None, wmin=None):
     if not torch.is_tensor(source):
         raise TypeError("source must be a tensor")
     return source, weights
+
+
+def dream(model, normalization_transform, semantics):
+    # compared with True, and over every item (torch-dreams, uni-pytorch: round 47)
+    if isinstance(normalization_transform, nn.Module) != True:
+        raise TypeError("expected a module")
+    if not all(isinstance(s, str) for s in semantics):
+        raise TypeError("semantics must be strings")
+    return model
