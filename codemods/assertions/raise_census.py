@@ -18,8 +18,12 @@ MEMO = "assert-to-raise-raise-census"
 
 def census(project: Project, root: str) -> list[list[Any]]:
     """Each module's part (see `module_census`), for the modules below `root`, tests
-    aside."""
-    return every_answer(project.memo(MEMO), project_modules(root), module_census)
+    aside; scanned once per run (`Project.scans`), whichever fact asks first."""
+    key = f"{MEMO}:{root}"
+    if key not in project.scans:
+        project.scans[key] = every_answer(project.memo(MEMO), project_modules(root),
+                                          module_census)
+    return project.scans[key]  # type: ignore[no-any-return]
 
 
 def module_census(path: Path) -> list[Any]:

@@ -93,6 +93,9 @@ class Project:
     _has_tests: bool | None = field(default=None, repr=False)
     _test_words: frozenset[str] | None = field(default=None, repr=False)
     _derived: dict[str, str] = field(default_factory=dict, repr=False)
+    # Project-wide scans that several derived facts read (the raise census), by name, for
+    # this run: a run without a cache (no scan memo) scans the files once, not per fact.
+    scans: dict[str, Any] = field(default_factory=dict, repr=False)
     # What the current file's decisions read: fact key → digest (see module docstring).
     facts_read: dict[str, str] = field(default_factory=dict, repr=False)
     # The module being decided, read from the text being decided (an editor's buffer, or
@@ -129,6 +132,7 @@ class Project:
         state["_reach_facts"] = {}
         state["_derived"] = {}
         state["_memos"] = {}
+        state["scans"] = {}
         return state
 
     # -- per file ------------------------------------------------------------------------
@@ -731,6 +735,7 @@ class Project:
         self._has_tests = None
         self._test_words = None
         self._derived.clear()
+        self.scans.clear()
         self._fact_memo_context = None
 
     def _digest_now(self, key: str) -> str | None:
