@@ -991,7 +991,7 @@ class _Decider:
         """Whether the assert is in a function named for asserting (aimet's
         `log_with_error_and_assert_if_false`, `assert_shape`): raising AssertionError is
         what it promises its callers (round 47)."""
-        return any("assert" in identifier_words(name) or "asserts" in identifier_words(name)
+        return any({"assert", "asserts"} & set(identifier_words(name))
                    for name in self.model.function_path(node)[-1:])
 
     def _checks_torch_version(self, test: ast.expr) -> bool:

@@ -955,6 +955,16 @@ def _without_weak_reason(message: str) -> str:
     return message
 
 
+def _in_debug_folder(path: Path, root: Path) -> bool:
+    """Whether the module lies in a `debug/` (or `debugging/`) folder below the project
+    root (a file outside the root, another drive's included, is in none)."""
+    try:
+        folders = Path(os.path.relpath(path.parent, root)).parts
+    except ValueError:  # another drive (Windows)
+        return False
+    return any(part.lower() in ("debug", "debugging") for part in folders)
+
+
 def _existence_tested(node: ast.AST) -> ast.expr | None:
     """The path an existence test asks about: `os.path.exists(p)`, `os.path.isfile(p)`,
     `p.exists()`, `p.is_file()`; None for anything else."""
@@ -1805,8 +1815,7 @@ class _Facts:
             child = ancestor
         if _names_words(destination, DEBUG_WORDS):
             return True
-        folders = os.path.relpath(self.file.path.parent, self.file.project.root)
-        if any(part.lower() in ("debug", "debugging") for part in Path(folders).parts):
+        if _in_debug_folder(self.file.path, self.file.project.root):
             return True  # torch-xla's `debug/model_comparator.py` dumps (round 46)
         names = self.model.function_path(call)
         words = [identifier_words(name) for name in names]
