@@ -30,7 +30,8 @@ def module_census(path: Path) -> list[Any]:
     """[[raises whose message is a variable, raises whose message is written inline],
     {class defined here: the last part of each base's name}, {name raised: count}] of the
     module at `path`."""
-    tree = parse_if_mentions(path, b"raise ", b"Error", b"Exception")
+    # raises, and classes whose bases end in an exception's name (`(ValueError, T2NError):`)
+    tree = parse_if_mentions(path, b"raise ", b"Error):", b"Exception):")
     forms = [0, 0]
     classes: dict[str, list[str]] = {}
     raised: Counter[str] = Counter()
