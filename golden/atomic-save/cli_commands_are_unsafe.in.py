@@ -11,7 +11,7 @@ def merge_shards(shards, output_dir):
 
 def save_checkpoint(trainer, output_dir):
     for step in trainer.steps():
-        torch.save(trainer.state_dict(), os.path.join(output_dir, f"step-{step}.pt"))
+        torch.save(trainer.state_dict(), os.path.join(output_dir, "latest.pt"))
 
 
 def run_merge_shards(shards, output_dir):

@@ -70,7 +70,7 @@ def merge_shards(shards, output_dir):
 def save_checkpoint(trainer, output_dir):
     for step in trainer.steps():
         _torchfix_atomic_save(
-            trainer.state_dict(), os.path.join(output_dir, f"step-{step}.pt")
+            trainer.state_dict(), os.path.join(output_dir, "latest.pt")
         )
 
 

@@ -7,10 +7,10 @@ import torch
 
 
 class Trainer:
-    def save(self, milestone):
+    def save(self):
         data = {"step": self.step, "model": self.model.state_dict()}
-        torch.save(data, str(self.results_folder / f"model-{milestone}.pt"))
+        torch.save(data, str(self.results_folder / "model-last.pt"))
 
-    def load(self, milestone):
-        data = torch.load(str(self.results_folder / f"model-{milestone}.pt"))
+    def load(self):
+        data = torch.load(str(self.results_folder / "model-last.pt"))
         self.model.load_state_dict(data["model"])

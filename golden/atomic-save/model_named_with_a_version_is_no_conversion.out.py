@@ -67,10 +67,10 @@ def _torchfix_atomic_save(
 
 
 class Trainer:
-    def save(self, milestone):
+    def save(self):
         data = {"step": self.step, "model": self.model.state_dict()}
-        _torchfix_atomic_save(data, str(self.results_folder / f"model-{milestone}.pt"))
+        _torchfix_atomic_save(data, str(self.results_folder / "model-last.pt"))
 
-    def load(self, milestone):
-        data = torch.load(str(self.results_folder / f"model-{milestone}.pt"))
+    def load(self):
+        data = torch.load(str(self.results_folder / "model-last.pt"))
         self.model.load_state_dict(data["model"])

@@ -1,6 +1,8 @@
 # The contrast to per_step_snapshots_nothing_loads_untouched (video-diffusion-pytorch's
-# Trainer, round 24, whose reviewer accepted the rewrite): `load(step)` reads the
-# snapshots back, so a torn newest file breaks the resume, and the save is rewritten.
+# Trainer, round 24): `load(step)` reads the snapshots back, so the save is reported, but
+# each save names a new file by its step and a crash tears only the newest. Reviewers
+# split on this very pattern (video-diffusion's and emp-ssl's accepted, mc-dropout-
+# pytorch's `model-{milestone}.pt` called noise in round 47): an unsafe fix.
 from pathlib import Path
 
 import torch

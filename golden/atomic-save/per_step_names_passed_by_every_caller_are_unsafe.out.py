@@ -1,11 +1,12 @@
-# The contrast to per_step_snapshots_nothing_loads_untouched (video-diffusion-pytorch's
-# Trainer, round 24, whose reviewer accepted the rewrite): `load(step)` reads the
-# snapshots back, so a torn newest file breaks the resume, and the save is rewritten.
+# yqn-pytorch-framework (round 47): the function's own default names one file, but its only
+# caller passes a new name per step (`"checkpoint_%d.pth" % step`). Each save is a new file
+# and a crash tears only the newest, as when the function formats the counter itself: an
+# unsafe fix (its reviewer called the safe rewrite noise). `save_latest_checkpoint` is also
+# called with its default, a file overwritten each time: a safe fix.
 import os
 import shutil
 import tempfile
 import typing
-from pathlib import Path
 
 import torch
 
@@ -65,14 +66,18 @@ def _torchfix_atomic_save(
         shutil.rmtree(tmp_folder, ignore_errors=True)
 
 
-class Trainer:
-    def __init__(self, model, results_folder="./results"):
-        self.model = model
-        self.results_folder = Path(results_folder)
+def save_checkpoint(state, directory, filename="checkpoint.pth"):
+    torch.save(state, os.path.join(directory, filename))
 
-    def save(self, step):
-        _torchfix_atomic_save(self.model.state_dict(), str(self.results_folder / f"model-{step}.pt"))
 
-    def load(self, step):
-        data = torch.load(str(self.results_folder / f"model-{step}.pt"))
-        self.model.load_state_dict(data)
+def save_latest_checkpoint(state, directory, filename="latest.pth"):
+    _torchfix_atomic_save(state, os.path.join(directory, filename))
+
+
+def train(model, optimizer, steps, directory):
+    for step in range(steps):
+        optimizer.step()
+        state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step}
+        save_checkpoint(state, directory, filename="checkpoint_%d.pth" % step)
+        save_latest_checkpoint(state, directory, f"latest_{step}.pth")
+        save_latest_checkpoint(state, directory)
