@@ -389,7 +389,18 @@ class AssertToRaiseEditor(Editor):
             # what was expected (ptflops, gsplat, round 18); say it where it fits a line
             room = line_length - indent - len(self._default_indent())
             message = _value_message(condition_text(assertion, decision), value, quote, room)
-            if message is not None:
+            if isinstance(message, cst.ConcatenatedString):
+                # too long for one line: a part a line, inside the call's parentheses
+                unit_space = cst.SimpleWhitespace(self._default_indent())
+                message = message.with_changes(whitespace_between=cst.ParenthesizedWhitespace(
+                    indent=True, last_line=unit_space))
+                arguments = {
+                    "args": [cst.Arg(value=message, whitespace_after_arg=(
+                        cst.ParenthesizedWhitespace(indent=True)))],
+                    "whitespace_before_args": cst.ParenthesizedWhitespace(
+                        indent=True, last_line=unit_space),
+                }
+            elif message is not None:
                 arguments = {"args": [cst.Arg(value=message)]}
         call = cst.Call(func=cst.Name(decision.exception), **arguments)
         joined = one_line(call) if "\n" in _NO_CODE.code_for_node(call) else None
@@ -1247,9 +1258,13 @@ def _checked_value(assertion: cst.Assert) -> str | None:
 
 
 def _value_message(condition: str, value: str, quote: str,
-                   room: int) -> cst.FormattedString | None:
+                   room: int) -> cst.FormattedString | cst.ConcatenatedString | None:
     """`f"expected <condition>, got {<value>}"`, where it fits in `room` columns (the
-    call's own line); else None: the message stays the value."""
+    call's own line); else the two halves on lines of their own, `"expected
+    <condition>, "` and `f"got {<value>}"`: the value alone would no longer say what was
+    checked (torch-to-nnef-llm's `ValueError(output_archive)` for a suffix check, round
+    46). None where the condition holds a backslash or both quotes, or is too long for a
+    line of its own: the message stays the value."""
     if "\\" in condition:
         return None
     literal = condition.replace("{", "{{").replace("}", "}}")
@@ -1257,10 +1272,17 @@ def _value_message(condition: str, value: str, quote: str,
     for mark in (quote, other):
         if mark not in condition:
             text = f"f{mark}expected {literal}, got {{{value}}}{mark}"
-            if len(text) > room:
-                return None
-            parsed = cst.parse_expression(text)
-            return parsed if isinstance(parsed, cst.FormattedString) else None
+            if len(text) <= room:
+                parsed = cst.parse_expression(text)
+                return parsed if isinstance(parsed, cst.FormattedString) else None
+            first = cst.parse_expression(f"{mark}expected {condition}, {mark}")
+            second = cst.parse_expression(f"f{quote}got {{{value}}}{quote}")
+            if not isinstance(first, cst.SimpleString) or len(first.value) > room or \
+                    not isinstance(second, cst.FormattedString):
+                return None  # a condition too long for a line of its own
+            return cst.ConcatenatedString(
+                left=first, right=second,
+                whitespace_between=cst.ParenthesizedWhitespace(indent=True))
     return None
 
 

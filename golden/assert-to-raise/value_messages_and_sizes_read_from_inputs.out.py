@@ -2,7 +2,8 @@
 # Sizes read from the inputs (`batch_dims = means.shape[:-2]`, `C = viewmats.size(-3)`,
 # `num_batch_dims = len(batch_dims)`) are the caller's values: the shape checks that
 # compare with them are input checks, converted together (gsplat, round 18). A message
-# that is only the checked value says what was expected too, where that fits a line.
+# that is only the checked value says what was expected too: on one line where that fits,
+# else in two parts a line each (round 46), unless the condition alone overflows a line.
 import torch
 from torch import Tensor
 
@@ -30,7 +31,10 @@ def rasterize(
             f"expected viewmats.shape == batch_dims + (C, 4, 4), got {viewmats.shape}"
         )
     if colors.dim() not in (num_batch_dims + 2, num_batch_dims + 3):
-        raise ValueError(colors.shape)
+        raise ValueError(
+            "expected colors.dim() in (num_batch_dims + 2, num_batch_dims + 3), "
+            f"got {colors.shape}"
+        )
     if masks.shape != offsets.shape:
         raise ValueError(f"expected masks.shape == offsets.shape, got {masks.shape}")
     if render_mode not in RENDER_MODES:
