@@ -718,7 +718,8 @@ class _Decider:
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
                 or self._opened_next(node) or self._indexed_next(node)
                 or self._in_compiled_kernel(node) or self._dispatched_next(node)
-                or self._raised_next(node) or self._asserting_function(node)):
+                or self._raised_next(node) or self._asserting_function(node)
+                or self._unreachable(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -1648,6 +1649,19 @@ class _Decider:
                    and n.id == container for n in ast.walk(after)):
                 return False  # the container is bound anew before any read
         return False
+
+    def _unreachable(self, node: ast.Assert) -> bool:
+        """Whether a statement before the assert in its block always leaves it: a `raise`,
+        `return`, `break`, `continue` or `assert False` (fuzzytorch's stub `assert 0, "not
+        implemented"` before the check it would make, round 47): the assert never runs,
+        and a raise in its place would be dead code too."""
+        found = self.model.block_of(node)
+        if found is None:
+            return False
+        block, index = found
+        return any(isinstance(earlier, (ast.Raise, ast.Return, ast.Break, ast.Continue))
+                   or (isinstance(earlier, ast.Assert) and _always_false(earlier.test))
+                   for earlier in block[:index])
 
     def _raised_next(self, node: ast.Assert) -> bool:
         """`assert mode in MODES` right before `if mode not in MODES: ... raise` (torchok's
