@@ -1505,9 +1505,10 @@ class _Facts:
         owner = self.model.enclosing_class(call)
         if function is None or owner is None:
             return False
+        # through the method's assignments too (causaltorch's `save_path = Path(path)`,
+        # round 47, beside `load_finetuned_model(cls, path)`)
         parameters = {argument.arg for argument in function.args.args[1:]}
-        if not any(isinstance(node, ast.Name) and node.id in parameters
-                   for node in ast.walk(destination)):
+        if not parameters & set(self._destination_parameters(destination, call)):
             return False
         for method in owner.body:
             if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or \
