@@ -105,6 +105,14 @@ def _candidates(tree: ast.Module) -> list[ast.Call]:
     return found
 
 
+# Methods that give the same values in another shape, dtype or device: a maximum stays one.
+SHAPE_METHODS = frozenset({
+    "expand", "expand_as", "view", "view_as", "reshape", "reshape_as", "unsqueeze",
+    "squeeze", "broadcast_to", "repeat", "detach", "clone", "contiguous", "to", "type_as",
+    "float", "double", "half", "bfloat16",
+})
+
+
 def _max_shifted(x: ast.expr, model: SemanticModel, depth: int = 0) -> bool:
     """`x - x_max`, `x - x.max()`, `x - torch.max(x, ...)`: the maximum is subtracted
     already, so the sum cannot overflow (retinaface's and pytorch-crf's `log_sum_exp`
@@ -119,9 +127,16 @@ def _max_shifted(x: ast.expr, model: SemanticModel, depth: int = 0) -> bool:
             _max_shifted(ast.BinOp(x.left, ast.Sub(), value), model, depth + 1)
             for value in _bound_values(x.right, model) if value is not x.right)
     subtracted = x.right
-    while isinstance(subtracted, ast.Subscript | ast.Attribute) and not (
-            isinstance(subtracted, ast.Attribute) and "max" in subtracted.attr.lower()):
-        subtracted = subtracted.value  # `torch.max(x, 1)[0]`, `m.values`
+    while True:
+        while isinstance(subtracted, ast.Subscript | ast.Attribute) and not (
+                isinstance(subtracted, ast.Attribute) and "max" in subtracted.attr.lower()):
+            subtracted = subtracted.value  # `torch.max(x, 1)[0]`, `m.values`
+        if isinstance(subtracted, ast.Call) and isinstance(subtracted.func, ast.Attribute) \
+                and subtracted.func.attr in SHAPE_METHODS:
+            # pytorch-crf's `vec - max_score.expand_as(vec)` (yqn, round 47)
+            subtracted = subtracted.func.value
+            continue
+        break
     if isinstance(subtracted, ast.Call):
         subtracted = subtracted.func
     name = (subtracted.attr if isinstance(subtracted, ast.Attribute)

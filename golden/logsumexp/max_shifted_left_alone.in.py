@@ -14,5 +14,14 @@ def log_sum_exp_rows(x):
     return torch.log(torch.sum(torch.exp(x - torch.max(x, 1, keepdim=True)[0]), 1))
 
 
+def log_sum_exp_crf(vec, m_size):
+    # the maximum, broadcast back to the input's shape (yqn's pytorch_crf, round 47)
+    _, idx = torch.max(vec, 1)
+    batch_size = vec.size(0)
+    max_score = torch.gather(vec, 1, idx.view(batch_size, 1, m_size)).view(batch_size, 1, m_size)
+    return max_score.view(batch_size, m_size) + torch.log(torch.sum(
+        torch.exp(vec - max_score.expand_as(vec)), 1)).view(batch_size, m_size)
+
+
 def log_norm(logits):
     return torch.log(torch.sum(torch.exp(logits), dim=-1))
