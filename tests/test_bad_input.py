@@ -50,6 +50,21 @@ def test_python_2_code(tmp_path, cli):
     assert line.startswith("old.py: error: syntax error at line 1: Missing parentheses")
 
 
+def test_newer_python_syntax_says_so(tmp_path, cli):
+    # vllm-torchtpu-core (round 48): a PEP 695 alias, which only Python 3.12 parses
+    source = b"import torch\n\ntype Cache = torch.Tensor | list[torch.Tensor]\n" + \
+        TRIGGER.encode()
+    if sys.version_info >= (3, 12):
+        (tmp_path / "alias.py").write_bytes(source)
+        assert cli("check", ".").stderr.count(": error: ") == 0
+        return
+    line = apply_with_a_good_neighbour(tmp_path, cli, "alias.py", source)
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert line == ("alias.py: error: syntax error at line 3: invalid syntax (Python 3.12 "
+                    f"syntax, which this Python {running} cannot parse: run torchfix under "
+                    "Python 3.12 or newer)")
+
+
 def test_invalid_utf8(tmp_path, cli):
     line = apply_with_a_good_neighbour(tmp_path, cli, "latin.py",
                                        b'name = "caf\xe9"' + TRIGGER.encode())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import sys
 import tokenize
 import warnings
@@ -110,9 +111,26 @@ def _syntax_error_message(exc: SyntaxError | ValueError, data: bytes | None = No
             return decode_error
     if message.startswith("(unicode error)") or "encoding" in message:
         return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
+    newer = _newer_syntax(exc.text or "")
     if exc.lineno:
-        return f"syntax error at line {exc.lineno}: {message}"
-    return f"syntax error: {message}"
+        return f"syntax error at line {exc.lineno}: {message}{newer}"
+    return f"syntax error: {message}{newer}"
+
+
+# Statements only Python 3.12 parses (PEP 695): `type Alias = ...`, `def f[T](...)`,
+# `class C[T]: ...`. Read off the failing line CPython hands back, to say why it fails.
+_PEP_695 = re.compile(r"^\s*(?:type\s+\w+\s*(?:\[.*\])?\s*=|(?:async\s+)?def\s+\w+\s*\[|"
+                      r"class\s+\w+\s*\[)")
+
+
+def _newer_syntax(line: str) -> str:
+    """What to add to a syntax error on a line that a newer Python parses (vllm-torchtpu-
+    core's `type LayerKVCache = ...`, round 48, under Python 3.11); "" otherwise."""
+    if sys.version_info >= (3, 12) or not _PEP_695.match(line):
+        return ""
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return (f" (Python 3.12 syntax, which this Python {running} cannot parse: run torchfix "
+            "under Python 3.12 or newer)")
 
 
 def decode_error_message(data: bytes) -> str | None:
