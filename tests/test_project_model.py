@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from torchfix.model.module_names import module_name_for
 from torchfix.model.project import ABSENT, Project
 from torchfix.model.python_floor import find_python_floor
+from torchfix.model.torch_era import find_torch_era
 from torchfix.model.torch_floor import (
     find_dependencies_without_torch,
     find_torch_floor,
@@ -931,3 +933,45 @@ def test_a_module_finds_its_own_packages_first(tmp_path):
                           root=name.source_root)
     assert project.module_path("anomaly") == package / "__init__.py"
     assert "VAE" in project.module("anomaly").names
+
+
+def _dated(path: Path, year: int, month: int) -> None:
+    stamp = datetime.datetime(year, month, 15, tzinfo=datetime.timezone.utc).timestamp()
+    os.utime(path, (stamp, stamp))
+
+
+def test_the_torch_of_a_release_left_as_it_was(tmp_path):
+    # pytorch-sconce 1.4.0 (round 48): its sdist's PKG-INFO is from 2021-09, torch 1.9's day
+    (tmp_path / "requirements.txt").write_text("torch\ntorchvision\n")
+    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 1.2\nName: pytorch-sconce\n")
+    _dated(tmp_path / "requirements.txt", 2021, 5)
+    _dated(tmp_path / "PKG-INFO", 2021, 9)
+    era = find_torch_era(tmp_path)
+    assert era is not None
+    assert (era.torch, era.month_text, era.source) == ((1, 9), "2021-09", "PKG-INFO")
+    _dated(tmp_path / "PKG-INFO", 2023, 4)  # after torch 2.0: nothing more than "torch 2"
+    assert find_torch_era(tmp_path) is None
+
+
+def test_a_fresh_checkout_is_read_as_current(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch\n")
+    assert find_torch_era(tmp_path) is None
+    assert find_torch_era(tmp_path / "missing") is None
+
+
+AUTOCAST = "import torch\n\n\ndef step(model, x):\n    with torch.cuda.amp.autocast():\n" \
+    "        return model(x)\n"
+
+
+def test_an_old_release_naming_torch_bare_gets_no_newer_api_as_safe(tmp_path, cli):
+    (tmp_path / "requirements.txt").write_text("torch\n")
+    (tmp_path / "train.py").write_text(AUTOCAST)
+    fresh = cli("check", "--select", "amp-api", "--show-all", ".")
+    assert "torch.amp.autocast" in fresh.stdout and "[unsafe fix" not in fresh.stdout
+    _dated(tmp_path / "requirements.txt", 2021, 9)
+    old = cli("check", "--select", "amp-api", "--show-all", ".")  # the cache must follow
+    assert "names torch without a version in metadata last changed in 2021-09 " \
+           "(requirements.txt), when torch 1.9 was current" in old.stdout
+    assert "[unsafe fix: --unsafe-fixes applies it]" in old.stdout
+    cli("apply", ".")
+    assert (tmp_path / "train.py").read_text() == AUTOCAST

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from torchfix.model.import_settings import ImportSettings
     from torchfix.model.python_floor import PythonFloor
     from torchfix.model.scan_memo import FactMemo, ScanMemo
+    from torchfix.model.torch_era import TorchEra
     from torchfix.model.torch_floor import TorchFloor
 
 # How many re-exports (`from .impl import Foo` in `__init__.py`) a lookup follows.
@@ -78,6 +79,8 @@ class Project:
     _package_floors: dict[str, TorchFloor | None] = field(default_factory=dict, repr=False)
     _torchless: str | None = field(default=None, repr=False)
     _torchless_read: bool = False
+    _era: TorchEra | None = field(default=None, repr=False)
+    _era_read: bool = False
     _ceiling: TorchFloor | None = field(default=None, repr=False)
     _ceiling_read: bool = False
     _expectations: tuple[Expectation, ...] | None = field(default=None, repr=False)
@@ -432,6 +435,17 @@ class Project:
         self._note("project:dependencies-without-torch", _torchless_digest(self._torchless))
         return self._torchless
 
+    def torch_era(self) -> TorchEra | None:
+        """The torch that was current when the project's metadata was last changed, where
+        that predates torch 2.0 (`torchfix.model.torch_era`); None otherwise."""
+        if not self._era_read:
+            from torchfix.model.torch_era import find_torch_era
+
+            self._era = find_torch_era(self.root)
+            self._era_read = True
+        self._note("project:torch-era", _era_digest(self._era))
+        return self._era
+
     def package_floor(self, package: str) -> TorchFloor | None:
         """The oldest version of `package` (`torchvision`) the project declares."""
         if package not in self._package_floors:
@@ -722,6 +736,7 @@ class Project:
         self._floor_read = False
         self._python_floor_read = False
         self._torchless_read = False
+        self._era_read = False
         self._ceiling_read = False
         self._package_floors.clear()
         self._expectations = None
@@ -760,6 +775,8 @@ class Project:
                 return repr(ceiling.version) if ceiling else ABSENT
             if key == "project:dependencies-without-torch":
                 return _torchless_digest(self.dependencies_without_torch())
+            if key == "project:torch-era":
+                return _era_digest(self.torch_era())
             if key == "project:python-floor":
                 python_floor = self.python_floor()
                 return repr(python_floor.version) if python_floor else ABSENT
@@ -794,6 +811,10 @@ class Project:
             return None
         finally:
             self.facts_read = saved
+
+
+def _era_digest(era: TorchEra | None) -> str:
+    return repr((era.torch, era.month)) if era is not None else ABSENT
 
 
 def _torchless_digest(listed: str | None) -> str:

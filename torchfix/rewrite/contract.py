@@ -285,9 +285,10 @@ class FileContext:
         project declares no torch version (nor a `min-torch`): its dependency files list
         no torch, or it lists no dependency at all (it may run any torch, 1.x included),
         and `since` is newer than torch 1.0; or they list torch without a version and
-        `since` is newer than
-        UNDECLARED_FLOOR. None where the project says what it supports (the codemod then
-        compares with that) or where `since` is old enough."""
+        `since` is newer than UNDECLARED_FLOOR, or than the torch current when the
+        project's metadata was last changed, where that was before torch 2.0
+        (`Project.torch_era`). None where the project says what it supports (the codemod
+        then compares with that) or where `since` is old enough."""
         if self.min_torch() is not None:
             return None
         needs = f"{what} needs torch >= {since[0]}.{since[1]}"
@@ -297,6 +298,14 @@ class FileContext:
                    "torch it runs"
         if listed and since > NO_TORCH_LISTED_FLOOR:
             return f"{needs}, and the project's dependencies ({listed}) do not name torch"
+        if since <= UNDECLARED_FLOOR and listed is None:
+            era = self.project.torch_era()
+            if era is None or since <= era.torch:
+                return None
+            # pytorch-sconce 1.4.0 (round 48): `torch` bare, metadata from 2021-09
+            return (f"{needs}, and the project names torch without a version in metadata "
+                    f"last changed in {era.month_text} ({era.source}), when torch "
+                    f"{era.torch[0]}.{era.torch[1]} was current")
         if since <= UNDECLARED_FLOOR:
             return None
         return f"{needs}, and the project declares no torch version"
