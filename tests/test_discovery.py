@@ -95,6 +95,24 @@ def test_files_that_say_they_are_generated_are_skipped(tmp_path, cli, header):
     assert "1 generated file(s) skipped" in result.stderr
 
 
+@pytest.mark.parametrize("companions", [
+    ("plot_train.py.md5",), ("plot_train_codeobj.pickle",), ("plot_train.rst", "plot_train.ipynb"),
+])
+def test_sphinx_gallery_copies_of_examples_are_skipped(tmp_path, cli, companions):
+    # chop-pytorch's sdist (round 48) ships the docs build's doc/auto_examples/: copies of
+    # examples/ that the next build writes again
+    copy = write(tmp_path / "doc" / "auto_examples" / "plot_train.py", NEEDS_FIX)
+    for name in companions:
+        (copy.parent / name).write_text("x")
+    source = write(tmp_path / "examples" / "plot_train.py", NEEDS_FIX)
+    lone_rst = write(tmp_path / "doc" / "other.py", NEEDS_FIX)
+    (tmp_path / "doc" / "other.rst").write_text("x")  # an .rst alone says nothing
+    result = cli("apply", ".")
+    assert copy.read_text() == NEEDS_FIX
+    assert source.read_text() == FIXED and lone_rst.read_text() == FIXED
+    assert "1 generated file(s) skipped" in result.stderr
+
+
 def test_ordinary_mentions_of_editing_or_generating_are_not_markers(tmp_path, cli):
     source = "# do not edit these defaults lightly; values generated later\n" + NEEDS_FIX
     target = write(tmp_path / "train.py", source)

@@ -66,6 +66,19 @@ def is_generated(data: bytes) -> bool:
     return _generated_marker().search(data, 0, GENERATED_HEAD_BYTES) is not None
 
 
+def is_gallery_output(path: Path) -> bool:
+    """Whether the file is a copy sphinx-gallery made of an example while building the
+    docs (`doc/auto_examples/plot_x.py` beside the `plot_x.py.md5`, `plot_x_codeobj.pickle`
+    or `plot_x.ipynb` and `plot_x.rst` it writes with it): the next docs build writes it
+    again from `examples/`, so a fix belongs there (chop-pytorch's sdist ships its
+    `doc/auto_examples/`; round 48 called the rewrites of those copies churn)."""
+    stem = path.name.removesuffix(".py")
+    return (path.with_name(path.name + ".md5").is_file()
+            or path.with_name(stem + "_codeobj.pickle").is_file()
+            or (path.with_name(stem + ".rst").is_file()
+                and path.with_name(stem + ".ipynb").is_file()))
+
+
 @functools.cache
 def _generated_marker() -> re.Pattern[bytes]:
     # Compiled on first use: files named on the command line are never asked about.

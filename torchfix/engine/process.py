@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from torchfix.engine.config import MB
-from torchfix.engine.discovery import is_generated
+from torchfix.engine.discovery import is_gallery_output, is_generated
 from torchfix.engine.results import EngineSettings, FileError, FileResult
 from torchfix.model.ast_index import forget_trees
 from torchfix.model.importability import MISSING_FOR_UNIMPORTABLE
@@ -93,7 +93,8 @@ def process_bytes(
     `parse_on(work)`: calls `work` where the file may be parsed (the runner's large-stack
     thread); it is asked only for a file that some selected codemod's triggers are in.
     """
-    if settings.skip_generated and not explicit and is_generated(data):
+    if settings.skip_generated and not explicit and (is_generated(data)
+                                                     or is_gallery_output(path)):
         return FileResult(path, skipped="generated")
     try:
         return process_source(data, path, settings, project, parse_on, explicit=explicit)
