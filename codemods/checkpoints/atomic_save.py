@@ -4070,7 +4070,28 @@ def _counters_formatted(value: ast.AST) -> list[str]:
             formatted += [*inner.args, *(keyword.value for keyword in inner.keywords)]
     return [_dotted(field) or _identifier(field) or "" for field in formatted
             if isinstance(field, ast.Name | ast.Attribute)
-            and FILE_COUNTER_WORDS & set(identifier_words(_identifier(field) or ""))]
+            and FILE_COUNTER_WORDS & set(identifier_words(_identifier(field) or ""))
+            and not _configured(field)]
+
+
+# Words of what holds a run's settings: a count read from one (`cfg.epochs`) is how long the
+# run is, fixed for the whole run, not a counter that names a new file at each save.
+SETTINGS_WORDS = frozenset({"cfg", "config", "conf", "configs", "args", "opt", "opts",
+                            "options", "hparams", "hp", "params", "settings", "flags",
+                            "hyperparams", "hyperparameters"})
+
+
+def _configured(field: ast.expr) -> bool:
+    """Whether the value is read from a run's settings (`cfg.epochs`, `self.args.steps`):
+    ctm-pytorch-advi names its run folder `f"..._e{cfg.epochs}_..."` and overwrites the
+    `ctm.pt` in it at each improvement (round 48: "each save names a new file" was false)."""
+    node = field.value if isinstance(field, ast.Attribute) else None
+    while isinstance(node, ast.Attribute | ast.Name):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id
+        if SETTINGS_WORDS & set(identifier_words(name)):
+            return True
+        node = node.value if isinstance(node, ast.Attribute) else None
+    return False
 
 
 def _hashes(name: str) -> bool:
