@@ -701,6 +701,14 @@ class _Decider:
             return Decision(Verdict.REPORT, "TypeError", node, reason=(
                 f"`{compared}` compares a type with a string, which never holds: the check "
                 "fails on every call; `isinstance(...)` was probably meant"))
+        identity = self._instance_is_class(node.test)
+        if identity is not None:
+            # pytorch-quant-tool's `assert model is nn.Module` (round 48): an object is the
+            # class only where the class itself is passed; a raise would keep the bug
+            return Decision(Verdict.REPORT, "TypeError", node, reason=(
+                f"`{identity}` compares an object with a class by identity, which holds "
+                "only for the class itself: the check fails for every instance; "
+                "`isinstance(...)` was probably meant"))
         always = self._always_raises(node)
         if always is not None:
             return Decision(Verdict.REPORT, "ValueError", node, reason=always)
@@ -1649,6 +1657,30 @@ class _Decider:
                    and n.id == container for n in ast.walk(after)):
                 return False  # the container is bound anew before any read
         return False
+
+    def _instance_is_class(self, test: ast.expr) -> str | None:
+        """`model is nn.Module`, alone or `and`-ed: a name compared by `is` with a class
+        of torch (`torch.nn.Module`, `torch.Tensor`: a capitalised name below `torch.`)
+        or a builtin type (`int`, `dict`); its source, else None. `type(x) is nn.Module`
+        and `x.__class__ is ...` compare classes, as meant."""
+        parts = test.values if isinstance(test, ast.BoolOp) and \
+            isinstance(test.op, ast.And) else [test]
+        for part in parts:
+            if not (isinstance(part, ast.Compare) and len(part.ops) == 1
+                    and isinstance(part.ops[0], ast.Is)):
+                continue
+            left, right = part.left, part.comparators[0]
+            if not isinstance(left, ast.Name) or self.model.qualified_name(left):
+                continue  # `cls is nn.Module` may hold a class; an import is one
+            if left.id in ("cls", "klass", "class_", "kind", "type_") or \
+                    "class" in left.id.lower() or "type" in left.id.lower():
+                continue
+            qualified = self.model.qualified_name(right) or ""
+            last = qualified.rsplit(".", 1)[-1]
+            if (qualified.startswith("torch.") and last[:1].isupper()) or \
+                    qualified in BUILTIN_TYPES:
+                return ast.unparse(part)
+        return None
 
     def _unreachable(self, node: ast.Assert) -> bool:
         """Whether a statement before the assert in its block always leaves it: a `raise`,
@@ -2641,6 +2673,12 @@ def _operands(test: ast.expr, op: type[ast.boolop]) -> set[str]:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, op):
         return {ast.unparse(part) for part in test.values}
     return {ast.unparse(test)}
+
+
+# Builtin types an object is compared with by identity where `isinstance` was meant.
+BUILTIN_TYPES = frozenset({f"builtins.{name}" for name in (
+    "int", "float", "str", "bool", "list", "dict", "tuple", "set", "bytes")} |
+    {"int", "float", "str", "bool", "list", "dict", "tuple", "set", "bytes"})
 
 
 def _type_compared_with_string(test: ast.expr) -> str | None:

@@ -1,0 +1,20 @@
+# golden-args: --unsafe-fixes
+# pytorch-quant-tool (round 48): `assert model is nn.Module` holds only where the class
+# itself is passed, so the check fails for every model; `isinstance` was meant. Reported:
+# a raise would keep the bug. `cls is nn.Module` and `type(x) is int` compare classes.
+import torch
+import torch.nn as nn
+
+
+def fuse_model(model, rules):
+    assert model is nn.Module
+    return model
+
+
+def check(cls, x: int):
+    if cls is not nn.Module:
+        raise ValueError("expected cls is nn.Module")
+    if type(x) is not int:
+        raise TypeError("expected type(x) is int")
+    assert x is int
+    return x
