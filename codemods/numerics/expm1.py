@@ -11,6 +11,7 @@ from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode
 from ..prefilter import calls_by_name
 from .patterns import (
     holds_call,
+    in_benchmark,
     is_one,
     spell,
     torch_call,
@@ -64,6 +65,8 @@ class Expm1(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
+        if in_benchmark(file):
+            return  # see in_benchmark: a row would measure another operation
         for node in _candidates(file.tree):
             if not is_one(file, node.right):
                 continue

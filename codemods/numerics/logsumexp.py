@@ -9,7 +9,7 @@ from torchfix.model.semantic import BindingKind, SemanticModel
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 from ..prefilter import calls_by_name
-from .patterns import holds_call, spell, torch_call, unary_torch_call
+from .patterns import holds_call, in_benchmark, spell, torch_call, unary_torch_call
 
 MESSAGE = ("log(sum(exp(x))) overflows to inf for large x: torch.logsumexp(x, dim) does not "
            "(unsafe: results change, and inf becomes a number)")
@@ -56,6 +56,8 @@ class Logsumexp(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
+        if in_benchmark(file):
+            return  # see in_benchmark: a row would measure another operation
         model = file.semantic
         for call in _candidates(file.tree):
             total = unary_torch_call(file, call, "log")

@@ -1,0 +1,5 @@
+import torch
+
+
+def run(a):
+    return torch.log(1 + a.abs())
