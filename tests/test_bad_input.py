@@ -65,6 +65,21 @@ def test_newer_python_syntax_says_so(tmp_path, cli):
                     "Python 3.12 or newer)")
 
 
+def test_newer_f_string_says_which_python_reads_it(tmp_path, cli):
+    # nvidia-tao-pytorch (round 49): PEP 701's quotes inside an f-string's braces
+    source = b'archs = ["a"]\nmessage = f"only {", ".join(archs)}"\n' + TRIGGER.encode()
+    if sys.version_info >= (3, 12):
+        (tmp_path / "fstring.py").write_bytes(source)
+        assert cli("check", ".").stderr.count(": error: ") == 0
+        return
+    line = apply_with_a_good_neighbour(tmp_path, cli, "fstring.py", source)
+    assert line.startswith("fstring.py: error: syntax error at line 2: f-string: ")
+    assert line.endswith("(Python 3.12 reads quotes and backslashes inside an f-string's "
+                         f"braces, which this Python {sys.version_info.major}."
+                         f"{sys.version_info.minor} cannot: if the project needs Python "
+                         "3.12, run torchfix under it)")
+
+
 def test_invalid_utf8(tmp_path, cli):
     line = apply_with_a_good_neighbour(tmp_path, cli, "latin.py",
                                        b'name = "caf\xe9"' + TRIGGER.encode())

@@ -111,7 +111,7 @@ def _syntax_error_message(exc: SyntaxError | ValueError, data: bytes | None = No
             return decode_error
     if message.startswith("(unicode error)") or "encoding" in message:
         return f"cannot decode the file: {message.removeprefix('(unicode error) ')}"
-    newer = _newer_syntax(exc.text or "")
+    newer = _newer_syntax(exc.text or "", message)
     if exc.lineno:
         return f"syntax error at line {exc.lineno}: {message}{newer}"
     return f"syntax error: {message}{newer}"
@@ -123,14 +123,22 @@ _PEP_695 = re.compile(r"^\s*(?:type\s+\w+\s*(?:\[.*\])?\s*=|(?:async\s+)?def\s+\
                       r"class\s+\w+\s*\[)")
 
 
-def _newer_syntax(line: str) -> str:
+def _newer_syntax(line: str, message: str) -> str:
     """What to add to a syntax error on a line that a newer Python parses (vllm-torchtpu-
-    core's `type LayerKVCache = ...`, round 48, under Python 3.11); "" otherwise."""
-    if sys.version_info >= (3, 12) or not _PEP_695.match(line):
+    core's `type LayerKVCache = ...`, round 48, under Python 3.11), or may parse: an
+    f-string error, where Python 3.12 reads quotes and backslashes inside the braces
+    (nvidia-tao-pytorch's `f"{", ".join(archs)}"`, round 49); "" otherwise."""
+    if sys.version_info >= (3, 12):
         return ""
     running = f"{sys.version_info.major}.{sys.version_info.minor}"
-    return (f" (Python 3.12 syntax, which this Python {running} cannot parse: run torchfix "
-            "under Python 3.12 or newer)")
+    if _PEP_695.match(line):
+        return (f" (Python 3.12 syntax, which this Python {running} cannot parse: run "
+                "torchfix under Python 3.12 or newer)")
+    if message.startswith("f-string"):
+        return (" (Python 3.12 reads quotes and backslashes inside an f-string's braces, "
+                f"which this Python {running} cannot: if the project needs Python 3.12, "
+                "run torchfix under it)")
+    return ""
 
 
 def decode_error_message(data: bytes) -> str | None:
