@@ -1274,12 +1274,12 @@ class _Facts:
         uncalled = self._uncalled_function(call)
         if uncalled is not None:
             return Safety.UNSAFE, CALL_MESSAGE + UNCALLED_REASON.format(function=uncalled)
-        counter = self._weights_per_counter(destination, call)
+        counter = self._new_file_per_counter(destination, call)
         if counter is not None:
             return Safety.UNSAFE, CALL_MESSAGE + PER_COUNTER_REASON.format(counter=counter)
         return Safety.SAFE, CALL_MESSAGE
 
-    def _weights_per_counter(self, destination: ast.expr, call: ast.Call) -> str | None:
+    def _new_file_per_counter(self, destination: ast.expr, call: ast.Call) -> str | None:
         """The training counter the file's name formats (`"yolov3_ckpt_%05d.pth" %
         epoch`, `f"model-{milestone}.pt"`), in the function or in every call of it in this
         module that passes the name (`save_checkpoint(state, filename="checkpoint_%d.pth"
