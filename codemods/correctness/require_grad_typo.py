@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of
+from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import project_modules
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, ReplaceNode, Safety
 
 TYPO = "require_grad"
+# "<codemod>/<fact>" (see `register_derived_fact`): where the project uses `require_grad`
+# as a name of its own, "path:line", or "".
+OWN_NAME = "require-grad-typo/own-name"
 
 
 class RequireGradTypo(Codemod):
@@ -55,6 +61,8 @@ class RequireGradTypo(Codemod):
     def check(cls, file: FileContext) -> Iterator[Finding]:
         attributes = [node for node in nodes_of(file.tree, ast.Attribute) if node.attr == TYPO]
         read = any(isinstance(node.ctx, ast.Load) for node in attributes)
+        own = "" if read or not any(isinstance(node.ctx, ast.Store) for node in attributes) \
+            else file.project.derived(OWN_NAME, str(file.project.root))
         for node in attributes:
             if not isinstance(node.ctx, ast.Store):
                 continue
@@ -63,6 +71,55 @@ class RequireGradTypo(Codemod):
                               "an attribute of your own, torch's flag is `requires_grad`",
                               Safety.MANUAL)
                 continue
+            if own:
+                yield Finding(node, f"the project uses `require_grad` as a name of its own "
+                              f"({own}): if this is not such an attribute, torch's flag is "
+                              "`requires_grad`", Safety.MANUAL)
+                continue
             yield Finding(node, "`require_grad` is a typo: torch reads `requires_grad`, so "
                           "this assignment changes nothing", Safety.SAFE,
                           (ReplaceNode(node, f"{file.source(node.value)}.requires_grad"),))
+
+
+def own_name(project: Project, root: str) -> str:
+    """Where a module of the project reads `.require_grad`, or takes a parameter or
+    declares a class attribute of that name (mtorch, a NumPy autograd library whose own
+    `Tensor(data, require_grad=False)` keeps `self.require_grad` and whose `Module` reads
+    it, round 49: renaming its assignment broke every layer), as "path:line"; "" where
+    none does. Only modules holding the word are parsed; each answer is remembered by
+    the scan memo."""
+    memo = project.memo(OWN_NAME.replace("/", "-"))
+
+    def place(path: Path) -> int:
+        try:
+            source = path.read_bytes()
+        except OSError:
+            return 0
+        if TYPO.encode() not in source:
+            return 0
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return 0
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr == TYPO
+                    and isinstance(node.ctx, ast.Load)) or (
+                    isinstance(node, ast.arg) and node.arg == TYPO) or (
+                    isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and node.target.id == TYPO):
+                return node.lineno
+        return 0
+
+    try:
+        for path in project_modules(Path(root)):
+            line = place(path) if memo is None else memo.result(path, str(path), place)
+            if line:
+                return f"{path.relative_to(root).as_posix()}:{line}"
+        return ""
+    finally:
+        if memo is not None:
+            memo.save()
+
+
+register_derived_fact(OWN_NAME, own_name)
+
