@@ -1236,6 +1236,8 @@ class _Facts:
         if self._is_timed(call):
             return Safety.UNSAFE, CALL_MESSAGE + " (the save is timed: the fsync and " \
                                                  "rename change what is measured)"
+        if self._in_refusing_folder(destination, call):
+            return None  # the listing beside it only refuses a folder with files in it
         listing = self._folder_listing_beside(call)
         if listing is not None:
             return Safety.UNSAFE, CALL_MESSAGE + LISTED_FOLDER_REASON.format(line=listing.lineno)
@@ -2037,6 +2039,48 @@ class _Facts:
         scope = self.model.scope_created_by(function)
         folders = self._path_names(destination, scope, set())
         return bool(folders) and self._makes_folder(function, scope, folders, exclusive=call)
+
+    def _in_refusing_folder(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether the save writes once into a folder its function refuses where it holds
+        any file (`_refuses_filled_folder`): the file is new, as in `_in_fresh_folder`."""
+        function = self.model.enclosing_function(call)
+        if function is None or any(
+                isinstance(node, (ast.For, ast.AsyncFor, ast.While))
+                for node in self._ancestors_within(call, function)):
+            return False
+        scope = self.model.scope_created_by(function)
+        folders = self._path_names(destination, scope, set())
+        return bool(folders) and self._refuses_filled_folder(function, scope, folders, call)
+
+    def _refuses_filled_folder(self, function: ast.AST, scope: object, folders: set[str],
+                               call: ast.Call) -> bool:
+        """Whether the function raises before the save where the folder holds any file: an
+        `if` whose test lists it (`any(path.iterdir())`, `os.listdir(path)`) and whose
+        body raises (pytorch-swem's `Swem.save`: `elif any(path.iterdir()): raise
+        FileExistsError(...)`, else `path.mkdir()`; round 49 read the atomic save as
+        protecting nothing). No loop is around the check."""
+        for branch in ast.walk(function):
+            if not (isinstance(branch, ast.If) and branch.body
+                    and isinstance(branch.body[-1], ast.Raise)
+                    and branch.lineno < call.lineno):
+                continue
+            if any(isinstance(node, (ast.For, ast.AsyncFor, ast.While))
+                   for node in self._ancestors_within(branch, function)):
+                continue
+            for listing in ast.walk(branch.test):
+                if not isinstance(listing, ast.Call):
+                    continue
+                qualified = self.model.qualified_name(listing.func) or ""
+                if qualified in ("os.listdir", "os.scandir") and listing.args:
+                    listed = listing.args[0]
+                elif isinstance(listing.func, ast.Attribute) and \
+                        listing.func.attr == "iterdir":
+                    listed = listing.func.value
+                else:
+                    continue
+                if self._path_names(listed, scope, set()) & folders:
+                    return True
+        return False
 
     def _ancestors_within(self, node: ast.AST, function: ast.AST) -> Iterator[ast.AST]:
         for ancestor in self.model.ancestors(node):

@@ -359,6 +359,16 @@ def _holds_more(file: FileContext, call: ast.Call, only_weights: bool) -> Findin
                        "may refuse (and torch 2.6 by default); pass weights_only=False for "
                        "trusted files, or load its state_dict with weights_only=True",
                        Safety.MANUAL)
+    if _lightning_module(model) and "state_dict" in _entries_read(model, call, _DEPTH):
+        # meds-torch (round 49): `torch.load(cfg.ckpt_path)["state_dict"]` in a module of
+        # a Lightning project reads the Trainer's checkpoint, whose hyperparameters hold
+        # the datamodule's DictConfig: weights_only=True refused all four such loads
+        return Finding(call, "torch.load of what reads like a Lightning checkpoint (its "
+                       "\"state_dict\" in a module that uses Lightning): it holds "
+                       "hyperparameters, callback and loop states that weights_only=True "
+                       "may refuse (and torch 2.6 by default); pass weights_only=False for "
+                       "trusted files, or load its state_dict with weights_only=True",
+                       Safety.MANUAL)
     if not only_weights:
         read = _object_read(model, call, _DEPTH)
         if read is not None:
@@ -452,6 +462,18 @@ _DATA_WORDS = frozenset({"state", "states", "dict", "weights", "tensor", "tensor
 
 def _named_like_data(name: str) -> bool:
     return bool(set(name.lower().split("_")) & _DATA_WORDS)
+
+
+# The packages a Lightning checkpoint's Trainer comes from.
+LIGHTNING_PACKAGES = ("lightning", "pytorch_lightning")
+
+
+def _lightning_module(model: SemanticModel) -> bool:
+    """Whether the module imports Lightning (`from lightning import LightningModule`,
+    `import pytorch_lightning as pl`)."""
+    return any(binding.is_import and (binding.qualified_name or "").split(".")[0]
+               in LIGHTNING_PACKAGES
+               for bindings in model.module_scope.bindings.values() for binding in bindings)
 
 
 def _path_ends(model: SemanticModel, source: ast.expr | None, function: ast.AST | None,
