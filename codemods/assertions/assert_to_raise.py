@@ -727,7 +727,7 @@ class _Decider:
                 or self._opened_next(node) or self._indexed_next(node)
                 or self._in_compiled_kernel(node) or self._dispatched_next(node)
                 or self._raised_next(node) or self._asserting_function(node)
-                or self._unreachable(node)):
+                or self._unreachable(node) or self._narrows_optional_local(node)):
             return None
         function = self._function(node)
         always_fails = _always_false(node.test)
@@ -1681,6 +1681,27 @@ class _Decider:
                     qualified in BUILTIN_TYPES:
                 return ast.unparse(part)
         return None
+
+    def _narrows_optional_local(self, node: ast.Assert) -> bool:
+        """`assert ids is not None`, with no message, where `ids` is a local the function
+        annotates as optional (`ids: list | None = [] if key else None`): it tells the type
+        checker what the code around it already ensures (torchdcm's `individual_ids`,
+        round 49, appended to only under the same `if key:` that made it a list); a raise
+        there would be dead code that reads as an input error."""
+        test = node.test
+        if not (node.msg is None and isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.IsNot) and isinstance(test.left, ast.Name)
+                and isinstance(test.comparators[0], ast.Constant)
+                and test.comparators[0].value is None):
+            return False
+        function = self.model.enclosing_function(node)
+        bindings = self.model.bindings(test.left)
+        return function is not None and bool(bindings) and all(
+            binding.kind is not BindingKind.PARAMETER
+            and self.model.enclosing_function(binding.node) is function
+            for binding in bindings) and any(
+            binding.annotation is not None and _optional(binding.annotation)
+            for binding in bindings)
 
     def _unreachable(self, node: ast.Assert) -> bool:
         """Whether a statement before the assert in its block always leaves it: a `raise`,
@@ -2679,6 +2700,17 @@ def _operands(test: ast.expr, op: type[ast.boolop]) -> set[str]:
 BUILTIN_TYPES = frozenset({f"builtins.{name}" for name in (
     "int", "float", "str", "bool", "list", "dict", "tuple", "set", "bytes")} |
     {"int", "float", "str", "bool", "list", "dict", "tuple", "set", "bytes"})
+
+
+def _optional(annotation: ast.expr) -> bool:
+    """Whether an annotation admits None: `X | None`, `Optional[X]`, `Union[X, None]`."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Constant) and node.value is None:
+            return True
+        if isinstance(node, ast.Name | ast.Attribute) and \
+                (node.id if isinstance(node, ast.Name) else node.attr) == "Optional":
+            return True
+    return False
 
 
 def _type_compared_with_string(test: ast.expr) -> str | None:
