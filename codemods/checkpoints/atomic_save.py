@@ -332,8 +332,9 @@ RESULT_WORDS = frozenset(
      "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
 )
 # First words of functions that prepare a dataset (`preprocess`, `prepare_data`,
-# `partition_clients`): what they save is made again from the raw data.
-DATA_PREPARATION_WORDS = frozenset({"preprocess", "prepare", "partition"})
+# `partition_clients`, fintorch's `process_dir` writing a tensor per annotation file,
+# round 49): what they save is made again from the raw data.
+DATA_PREPARATION_WORDS = frozenset({"preprocess", "prepare", "partition", "process"})
 # First words of functions that write inference outputs (`predict_from_file_to_file`,
 # `embed_audio`, `infer_batch`), and the last words of one writing an output per input
 # file (`pitch_to_file`): a prediction or embedding saved there is made again by running

@@ -1,6 +1,7 @@
 # fedlab's partitioned datasets (round 28): `preprocess()` builds each client's dataset
 # from the raw data and saves it; `get_dataset()` loads it back. A crash costs a re-run of
-# the step, not a checkpoint: left alone.
+# the step, not a checkpoint: left alone. So is fintorch's `process_dir` (round 49), which
+# writes a tensor per annotation file it lists.
 import os
 
 import torch
@@ -20,6 +21,11 @@ class PartitionedData:
         for client in range(self.num_clients):
             dataset = BaseDataset(data[client::self.num_clients], labels[client::self.num_clients])
             torch.save(dataset, os.path.join(self.path, f"data{client}.pkl"))
+
+    def process_dir(self, annotation_dir, target_dir):
+        for file in os.listdir(annotation_dir):
+            sample = {"image": torch.load(os.path.join(annotation_dir, file))}
+            torch.save(sample, os.path.join(target_dir, os.path.splitext(file)[0] + ".pt"))
 
     def get_dataset(self, client):
         return torch.load(os.path.join(self.path, f"data{client}.pkl"), weights_only=False)
