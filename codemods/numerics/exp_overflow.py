@@ -159,7 +159,38 @@ def _configuration(model: SemanticModel, expr: ast.expr, depth: int = 3) -> bool
             return model.literal(found[0].value) is not NOT_LITERAL
         return found[0].kind is BindingKind.ASSIGNMENT and not found[0].augmented and \
             _configuration(model, found[0].value, depth - 1)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and \
+            expr.value.id == "self":
+        values = _own_attribute_values(model, expr)
+        return len(values) == 1 and model.literal(values[0]) is not NOT_LITERAL
     return False
+
+
+def _own_attribute_values(model: SemanticModel, attribute: ast.Attribute) -> list[ast.expr]:
+    """What the methods of the class around `attribute` (`self.V_init`) assign to that
+    attribute of `self`; an augmented assignment counts as an unknown value (the name
+    itself). torchcor's ionic models (round 49) set `self.V_init = -87.` once in
+    `__init__` and compute `exp((self.V_init + 71.55) / 7.43)` from it: a setting."""
+    owner = model.enclosing_class(attribute)
+    if owner is None:
+        return [attribute]
+    values: list[ast.expr] = []
+    for node in ast.walk(owner):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and target.attr == attribute.attr and \
+                    isinstance(target.value, ast.Name) and target.value.id == "self":
+                values.append(attribute if isinstance(node, ast.AugAssign) or
+                              node.value is None else node.value)
+            elif isinstance(target, ast.Tuple | ast.List) and any(
+                    isinstance(inner, ast.Attribute) and inner.attr == attribute.attr
+                    for inner in ast.walk(target)):
+                values.append(attribute)  # `self.a, self.b = ...`: not followed here
+    return values
 
 
 def _overflow_handled(model: SemanticModel, call: ast.Call) -> bool:

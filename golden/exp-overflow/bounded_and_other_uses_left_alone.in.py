@@ -46,3 +46,12 @@ def ideogram_bounds(num_pixels: int, mu: float = 0.0):
     t_min = 1.0 / (1 + math.exp(0.5 * logsnr_max))
     t_max = 1.0 / (1 + math.exp(0.5 * logsnr_min))
     return mean, t_min, t_max
+
+
+class IonicModel:
+    # torchcor (round 49): a setting of the class, assigned a constant once, cannot
+    # overflow exp (an attribute the class also changes, `self.V += dv`, is data:
+    # logistic_is_unsafe)
+    def __init__(self):
+        self.V_init = -87.0
+        self.m_inf = 1.0 / (1.0 + math.exp((-(self.V_init + 39.57)) / 9.871))
