@@ -516,6 +516,10 @@ DERIVING_VERBS = frozenset({"prune", "merge", "convert", "expand", "extract", "q
                             "consolidate"})
 DERIVED_REASON = (" (a derived copy: {function}() makes it from a file that is still there, "
                   "and running it again makes it again)")
+# A developer's own home folder spelled out: `/Users/<name>/`, `/home/<name>/`.
+DEVELOPER_HOME = re.compile(r"^/(?:Users|home)/[A-Za-z][\w.-]*/")
+DEVELOPER_FOLDER_REASON = (" (the module names a developer's own folder, {folder}: a script "
+                           "run on one machine, whose owner decides what it should protect)")
 TOOL_REASON = (" (a one-shot tool or benchmark script: what it writes is made again by "
                "running it again)")
 # Top-level folders of release tools and benchmarks, and the first words of such scripts' names
@@ -1277,10 +1281,29 @@ class _Facts:
         uncalled = self._uncalled_function(call)
         if uncalled is not None:
             return Safety.UNSAFE, CALL_MESSAGE + UNCALLED_REASON.format(function=uncalled)
+        home = self._developer_folder()
+        if home is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + DEVELOPER_FOLDER_REASON.format(folder=home)
         counter = self._new_file_per_counter(destination, call)
         if counter is not None:
             return Safety.UNSAFE, CALL_MESSAGE + PER_COUNTER_REASON.format(counter=counter)
         return Safety.SAFE, CALL_MESSAGE
+
+    def _developer_folder(self) -> str | None:
+        """The home folder a module-level assignment of the module names (`MODEL_PATH =
+        "/Users/jane/Documents/GitHub/proj/models"`): a developer's own script, run on
+        one machine, not the project's code (agent-torch's legacy trainer, round 49,
+        whose safe rewrite its reviewer called noise). None where no such string is
+        bound at module level."""
+        for statement in self.tree.body:
+            if not isinstance(statement, ast.Assign | ast.AnnAssign) or statement.value is None:
+                continue
+            for node in ast.walk(statement.value):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    match = DEVELOPER_HOME.match(node.value)
+                    if match is not None:
+                        return match.group(0)
+        return None
 
     def _new_file_per_counter(self, destination: ast.expr, call: ast.Call) -> str | None:
         """The training counter the file's name formats (`"yolov3_ckpt_%05d.pth" %
