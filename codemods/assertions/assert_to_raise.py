@@ -654,9 +654,14 @@ class _Decider:
     def _undefined_in_message(self, node: ast.Assert) -> str | None:
         """A name the message reads that no scope around it binds, nor builtins nor a
         star import provide; None where every name is defined."""
-        if node.msg is None or self.model.module_scope.star_imports:
+        return self._undefined_in(node.msg) if node.msg is not None else None
+
+    def _undefined_in(self, expression: ast.expr) -> str | None:
+        """A name `expression` reads that no scope around it binds, nor builtins nor a
+        star import provide; None where every name is defined."""
+        if self.model.module_scope.star_imports:
             return None
-        for name in ast.walk(node.msg):
+        for name in ast.walk(expression):
             if (isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load)
                     and name.id not in BUILTIN_NAMES and not self.model.bindings(name)):
                 return name.id
@@ -687,6 +692,16 @@ class _Decider:
             return Decision(Verdict.REPORT, "ValueError", node, reason=(
                 "asserts a list, which is true unless it is empty: the check never fails "
                 "on its items; `all(...)` was probably meant"))
+        undefined = self._undefined_in(node.test)
+        if undefined is not None and any(undefined in scope.bindings
+                                         for scope in self.model.scopes):
+            # torchir's `assert shape == coordinate_grid.shape[2:]` (round 50), copied
+            # from a method where `shape` is a local: here nothing defines it, and the
+            # check raises NameError, as would a raise. (A name no scope of the module
+            # binds may come from where torchfix cannot see: a snippet, `builtins`.)
+            return Decision(Verdict.REPORT, "ValueError", node, reason=(
+                f"the check reads `{undefined}`, which nothing defines here: it raises "
+                "NameError whenever it runs, and a raise would keep that; fix the check"))
         undefined = self._undefined_in_message(node)
         if undefined is not None:
             # torchgeometry's `assert ..., pinhole.shape` in a function whose parameter is

@@ -41,15 +41,19 @@ class RequireGradTypo(Codemod):
     ```
 
     ## Fix safety
-    The fix is what the code says it wants, so it is **safe**, with one exception: where
-    the same file also reads `.require_grad` (an attribute of a class of your own, spelled
-    that way on purpose), the assignment is only reported. TorchFix code: TOR002.
+    **Unsafe**: the fix is what the code says it wants, but it makes the assignment take
+    effect, so which parameters train changes, and code written around the no-op may
+    rely on it (dffml's pretrained model trained the layer its typo meant to freeze;
+    frozen, nothing needed a gradient). Where the project also reads `.require_grad`,
+    or takes a parameter or declares an attribute of that name (an attribute of a class
+    of your own, spelled that way on purpose), the assignment is only reported. TorchFix
+    code: TOR002.
     """
 
     name = "require-grad-typo"
     summary = "Fix `x.require_grad = ...` (a no-op typo) to `x.requires_grad = ...`."
     triggers = (TYPO.encode(),)
-    fix_safety = "safe"
+    fix_safety = "unsafe"
     codes = ("TOR002",)
     family = "correctness"
 
@@ -76,8 +80,12 @@ class RequireGradTypo(Codemod):
                               f"({own}): if this is not such an attribute, torch's flag is "
                               "`requires_grad`", Safety.MANUAL)
                 continue
+            # Unsafe: the fix makes the assignment take effect, so what trains changes;
+            # dffml's pretrained model (round 50) trained the very layer its typo meant
+            # to freeze, and frozen, nothing needed a gradient and backward() raised.
             yield Finding(node, "`require_grad` is a typo: torch reads `requires_grad`, so "
-                          "this assignment changes nothing", Safety.SAFE,
+                          "this assignment changes nothing (unsafe: fixed, it takes effect, "
+                          "and which parameters train changes)", Safety.UNSAFE,
                           (ReplaceNode(node, f"{file.source(node.value)}.requires_grad"),))
 
 

@@ -191,6 +191,22 @@ class TorchvisionPretrained(Codemod):
                               Safety.SAFE, tuple(edits))
 
 
+def _older_signature(handler: ast.AST, call: ast.Call, attempt: ast.AST) -> bool:
+    """Whether `handler` catches TypeError after a `try:` that calls the same function
+    with other arguments: the call in it serves an older torchvision whose signature
+    lacks them (torchelper's FID Inception, round 50: `inception_v3(pretrained=True,
+    init_weights=False)`, then on TypeError, "pytorch < 1.5", `inception_v3(
+    pretrained=True)`), which has no weights API either."""
+    if not isinstance(handler, ast.ExceptHandler) or handler.type is None:
+        return False
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    if not any(isinstance(name, ast.Name) and name.id == "TypeError" for name in caught):
+        return False
+    called = ast.dump(call.func)
+    return any(isinstance(node, ast.Call) and ast.dump(node.func) == called
+               for statement in getattr(attempt, "body", ()) for node in ast.walk(statement))
+
+
 def _weights_fallback(file: FileContext, call: ast.Call) -> bool:
     """Whether the call sits in an `except` clause whose `try:` body already passes
     `weights=`, or in an arm of an `if` whose other arm does (torch-fidelity: `try:
@@ -204,7 +220,7 @@ def _weights_fallback(file: FileContext, call: ast.Call) -> bool:
             return False
         if (isinstance(parent, (ast.Try, *_TRY_STAR)) and any(
                 handler is child for handler in parent.handlers)
-                and _passes_weights(parent.body)):
+                and (_passes_weights(parent.body) or _older_signature(child, call, parent))):
             return True
         if isinstance(parent, (ast.If, ast.IfExp)):
             # `if VGG16_Weights is not None: vgg16(weights=...)` / `else: vgg16(

@@ -1,3 +1,5 @@
+# golden-args: --unsafe-fixes
+# An unsafe fix: fixed, the assignment takes effect, and which parameters train changes.
 import torch
 
 

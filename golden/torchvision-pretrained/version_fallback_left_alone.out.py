@@ -39,3 +39,12 @@ def load_resnet50(new_api: bool):
     if new_api:  # no other arm passing weights=: still rewritten
         return torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)
     return None
+
+
+def load_inception():
+    # torchelper's FID Inception (round 50): the `except TypeError` arm serves a
+    # torchvision whose inception_v3 takes no init_weights, older than the weights API
+    try:
+        return torchvision.models.inception_v3(weights=torchvision.models.Inception_V3_Weights.IMAGENET1K_V1, init_weights=False)
+    except TypeError:  # torchvision < 0.6
+        return torchvision.models.inception_v3(pretrained=True)

@@ -466,9 +466,11 @@ class Project:
             return self.configured_min_torch
         floor = self.torch_floor()
         if floor is not None and floor.python_implied and \
-                self.dependencies_without_torch():
+                self.dependencies_without_torch() is not None:
             # farm-haystack (round 30) lists transformers but no torch and supports
-            # Python 3.8: its users' torch is at most 2.4, and may be any older one
+            # Python 3.8: its users' torch is at most 2.4, and may be any older one; so
+            # does a project that lists no dependency at all (torch-print-summary, round
+            # 50: Python 3.7's torch 1.13 at most, built on the torchvision 0.12 of 2022)
             return None
         return floor.version if floor is not None else None
 
