@@ -16,7 +16,7 @@ from typing import Literal
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.ast_names import dotted
 from torchfix.model.semantic import Binding, Scope, ScopeKind, SemanticModel
-from torchfix.model.test_code import is_test_path
+from torchfix.model.test_code import is_example_code, is_test_path
 from torchfix.rewrite.contract import (
     Codemod,
     Edit,
@@ -808,7 +808,9 @@ class HoistMaskConstant(Codemod):
 
     Test code (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`) is left alone: a test
     builds its constant tensors once per run, so there is nothing to save, and a module
-    constant for a test's fill value is churn a reviewer rejects.
+    constant for a test's fill value is churn a reviewer rejects. So is example code
+    (`examples/`, `docs/`, `demo_*.py`, notebooks kept as scripts: `is_example_code`),
+    which runs once to show something (bartorch's docs examples, round 50).
     """
 
     name = "hoist-mask-constant"
@@ -890,6 +892,8 @@ class HoistMaskConstant(Codemod):
 
     @classmethod
     def check(cls, file: FileContext) -> Iterator[Finding]:
+        if is_example_code(file.path, file.text):
+            return  # runs once to show something: nothing to save per call
         yield from _Decisions(cls, file).findings()
 
 
