@@ -96,7 +96,8 @@ class ExpOverflow(Codemod):
                     or call.keywords):
                 continue
             argument = call.args[0]
-            if _bounded(model, argument, 3) or _overflow_handled(model, call):
+            if _bounded(model, argument, 3) or _overflow_handled(model, call) or \
+                    _sign_guarded(model, call):
                 continue
             if _in_softplus(model, call):
                 yield Finding(call, SOFTPLUS_MESSAGE, Safety.MANUAL)
@@ -191,6 +192,36 @@ def _own_attribute_values(model: SemanticModel, attribute: ast.Attribute) -> lis
                     for inner in ast.walk(target)):
                 values.append(attribute)  # `self.a, self.b = ...`: not followed here
     return values
+
+
+def _sign_guarded(model: SemanticModel, call: ast.Call) -> bool:
+    """Whether an `if` around the call keeps its argument at or below 0: `exp(-x)` in the
+    body of `if x >= 0:` (or `x > 0`, or the `else` of `if x < 0:`), `exp(x)` in the `else`
+    of `if x >= 0:` (or the body of `if x < 0:`): the split sigmoid (torchlet's
+    `sigmoid`, round 51), whose exponent never passes 0."""
+    argument = call.args[0]
+    negated = isinstance(argument, ast.UnaryOp) and isinstance(argument.op, ast.USub)
+    name = argument.operand if negated else argument  # type: ignore[union-attr]
+    if not isinstance(name, ast.Name):
+        return False
+    child: ast.AST = call
+    for ancestor in model.ancestors(call):
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        if isinstance(ancestor, ast.If | ast.IfExp):
+            test = ancestor.test
+            body = ancestor.body if isinstance(ancestor, ast.If) else [ancestor.body]
+            in_body = any(child is node for node in body)
+            if (isinstance(test, ast.Compare) and len(test.ops) == 1
+                    and isinstance(test.left, ast.Name) and test.left.id == name.id
+                    and isinstance(test.comparators[0], ast.Constant)
+                    and test.comparators[0].value == 0):
+                positive = isinstance(test.ops[0], ast.GtE | ast.Gt)
+                negative = isinstance(test.ops[0], ast.Lt | ast.LtE)
+                if (positive or negative) and (negated == (positive == in_body)):
+                    return True
+        child = ancestor
+    return False
 
 
 def _overflow_handled(model: SemanticModel, call: ast.Call) -> bool:

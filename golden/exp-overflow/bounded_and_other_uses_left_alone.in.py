@@ -55,3 +55,11 @@ class IonicModel:
     def __init__(self):
         self.V_init = -87.0
         self.m_inf = 1.0 / (1.0 + math.exp((-(self.V_init + 39.57)) / 9.871))
+
+
+def sigmoid(x: float) -> float:
+    # torchlet (round 51): split on the sign, the exponent never passes 0
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    else:
+        return math.exp(x) / (1.0 + math.exp(x))
