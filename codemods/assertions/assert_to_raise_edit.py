@@ -17,6 +17,7 @@ import libcst as cst
 from torchfix.rewrite.contract import Finding
 from torchfix.rewrite.editing import Editor
 from torchfix.rewrite.edits import file_quote
+from torchfix.rewrite.layout import indent_unit
 
 from .assert_to_raise import _PRAGMA, Decision
 from .raises_doc import with_raises
@@ -37,8 +38,10 @@ class AssertToRaiseEditor(Editor):
     _raises: list[list[tuple[str, str]]] = []
     # The line length a Raises entry's description is wrapped to (the layout's)
     _raises_width: int | None = None
+    _unit: str | None = None  # one level of indentation (`_default_indent`)
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._unit = None
         self._quote = file_quote(self.file.text)
         self._pulls_comments = {}
         self._raises = []
@@ -233,7 +236,7 @@ class AssertToRaiseEditor(Editor):
         return [
             cst.If(
                 test=test,
-                body=cst.IndentedBlock(body=self._raise_lines(updated, decision, inner)),
+                body=self._block(self._raise_lines(updated, decision, inner)),
             )
         ]
 
@@ -554,8 +557,19 @@ class AssertToRaiseEditor(Editor):
         return exploded if best is None else best
 
     def _default_indent(self) -> str:
+        """One level of indentation as most of the file's blocks take it (`indent_unit`),
+        not libcst's `default_indent`, its first block's: rraestorch's utilities (round 51)
+        indent their first function by 8 spaces and everything else by 4."""
+        if self._unit is None:
+            self._unit = indent_unit(self.file)
+        return self._unit
+
+    def _block(self, body: Sequence[cst.BaseStatement]) -> cst.IndentedBlock:
+        """An indented block of `body`, one level in (`_default_indent`)."""
         wrapper = self.context.wrapper
-        return wrapper.module.default_indent if wrapper is not None else "    "
+        unit = self._default_indent()
+        explicit = wrapper is None or unit != wrapper.module.default_indent
+        return cst.IndentedBlock(body=body, indent=unit if explicit else None)
 
 
 # -- layout ------------------------------------------------------------------------------

@@ -869,6 +869,11 @@ class AtomicSave(Codemod):
             for node, decision, message in decisions]
         reason = (CONVERSION_REASON if is_conversion_script(file)
                   else TOOL_REASON if is_tool_script(file) else None)
+        if reason is not None and _standalone(file):
+            # facenet-pytorch-custom's `tensorflow2pytorch.py` (round 50): a developer's
+            # script nothing imports, run once; reviewers called all 9 unsafe fixes not
+            # worth applying (cistardist's converter, which the package calls, stays one)
+            return
         if reason is not None:
             decisions = _unsafe_for(decisions, reason)
         elif (writer := _own_atomic_writer(file)) is not None:
@@ -3947,6 +3952,20 @@ def in_hidden_folder(path: Path) -> bool:
     relative = below_working_folder(path)
     return any(part.startswith(".") and part not in (".", "..")
                for part in relative.parts[:-1])
+
+
+def _standalone(file: FileContext) -> bool:
+    """Whether no other file of the project names the module: its name appears in the
+    project's files (`mentions`, a whole-word count) only as often as in the module
+    itself. False where the module is not among the project's files on disk."""
+    name = file.path.name.removesuffix(".py")
+    if not name.isidentifier() or not file.path.is_file() or \
+            not file.path.resolve().is_relative_to(file.project.root.resolve()):
+        return False
+    total = int(file.project.derived(MENTIONS, name) or 0)
+    own = len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])",
+                         file.text))
+    return total == own
 
 
 def is_example(file: FileContext) -> bool:

@@ -1,4 +1,8 @@
 # golden-path: scripts/publish_model.py
+# Nothing else in the project names the module: a script run by hand, whose output
+# running it again makes. Left alone (facenet-pytorch-custom's tensorflow2pytorch.py,
+# round 51: all 9 unsafe fixes were not worth applying). A module the package imports
+# stays an unsafe fix: conversion_module_the_package_imports_is_unsafe.
 import torch
 
 

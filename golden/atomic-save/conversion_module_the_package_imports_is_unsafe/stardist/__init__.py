@@ -1,0 +1,1 @@
+from .model import StarDist2D
