@@ -801,7 +801,9 @@ class AtomicSave(Codemod):
     `convert_*.py`, or a version migration such as `v1_to_v2.py`), and every save in a
     release tool (`export*.py`, `publish*.py`, a top-level `tools/`) or command-line
     command (below `cli/`, `cli.py`, `__main__.py`; not in a function named for
-    checkpoints): its output is made again by running it again. Unsafe too: a save to
+    checkpoints): its output is made again by running it again; such a conversion or
+    tool script that no other file of the project names is left alone altogether (a
+    developer's script run by hand). Unsafe too: a save to
     a new file per training counter (`f"model_{epoch}.pt"`, `f"model-{milestone}.pt"`,
     formatted by the function or passed in by every call of it in the module), whatever
     it holds: none is overwritten, a crash tears only the newest, and reviewers split on
