@@ -3155,6 +3155,8 @@ class _Helper:
         folder = self.module.source_root.joinpath(*package.split("."))
         if (folder / f"{HELPER_MODULE}.py").exists():
             return True
+        if _puts_itself_on_the_path(folder):
+            return False
         return int(self.file.project.derived(SAVING_MODULES, str(folder))) >= 2
 
     # -- inline --------------------------------------------------------------------------
@@ -3954,6 +3956,27 @@ def in_hidden_folder(path: Path) -> bool:
     relative = below_working_folder(path)
     return any(part.startswith(".") and part not in (".", "..")
                for part in relative.parts[:-1])
+
+
+def _puts_itself_on_the_path(folder: Path) -> bool:
+    """Whether the package's `__init__.py` adds a folder to `sys.path`
+    (`sys.path.insert(0, PACKAGE_ROOT)`): its modules are then imported under other names
+    too (deepbach-pytorch's `DatasetManager.music_dataset`, round 51, where an import of
+    `deepbach_pytorch._torchfix_atomic_save` was circular when installed and missing in a
+    clone). Each saving module gets the inline helper instead."""
+    try:
+        source = (folder / "__init__.py").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    if "sys.path" not in source:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in ("insert", "append", "extend")
+               and _dotted(node.func.value) == "sys.path" for node in ast.walk(tree))
 
 
 def _standalone(file: FileContext) -> bool:
