@@ -2062,26 +2062,28 @@ class _Facts:
         in a loop: the file is new, there is no older one for a rename to keep
         (torch-world's `episodes.pt` in a new run folder: round 45's reviewer read the
         atomic save as protecting nothing)."""
-        function = self.model.enclosing_function(call)
-        if function is None or any(
-                isinstance(node, (ast.For, ast.AsyncFor, ast.While))
-                for node in self._ancestors_within(call, function)):
-            return False
-        scope = self.model.scope_created_by(function)
-        folders = self._path_names(destination, scope, set())
-        return bool(folders) and self._makes_folder(function, scope, folders, exclusive=call)
+        once = self._written_once_into(destination, call)
+        return once is not None and self._makes_folder(*once, exclusive=call)
 
     def _in_refusing_folder(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether the save writes once into a folder its function refuses where it holds
         any file (`_refuses_filled_folder`): the file is new, as in `_in_fresh_folder`."""
+        once = self._written_once_into(destination, call)
+        return once is not None and self._refuses_filled_folder(*once, call)
+
+    def _written_once_into(self, destination: ast.expr, call: ast.Call
+                           ) -> tuple[ast.AST, object, set[str]] | None:
+        """(function, its scope, the names the destination's folder is made of) for a save
+        in no loop of its function; None for one in a loop, outside any function, or to a
+        destination made of no name."""
         function = self.model.enclosing_function(call)
         if function is None or any(
                 isinstance(node, (ast.For, ast.AsyncFor, ast.While))
                 for node in self._ancestors_within(call, function)):
-            return False
+            return None
         scope = self.model.scope_created_by(function)
         folders = self._path_names(destination, scope, set())
-        return bool(folders) and self._refuses_filled_folder(function, scope, folders, call)
+        return (function, scope, folders) if folders else None
 
     def _refuses_filled_folder(self, function: ast.AST, scope: object, folders: set[str],
                                call: ast.Call) -> bool:
