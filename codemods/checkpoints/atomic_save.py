@@ -3146,8 +3146,9 @@ class _Helper:
         if imported is not None:
             return HelperPlan(imported), None, ()
         package = self._package()
-        if package is not None and (self.mode == "module" or (self.mode == "auto"
-                                    and self._shared(package))):
+        if package is not None and (self.mode == "module" or (
+                self.mode == "auto" and self._shared(package)
+                and not _imports_siblings_bare(self.file))):
             return self._module_helper(package)
         return self._inline_helper()
 
@@ -3958,6 +3959,28 @@ def in_hidden_folder(path: Path) -> bool:
     relative = below_working_folder(path)
     return any(part.startswith(".") and part not in (".", "..")
                for part in relative.parts[:-1])
+
+
+def _imports_siblings_bare(file: FileContext) -> bool:
+    """Whether a top-level import of the module names a module beside it by its bare name
+    (`import models`, `from sampler import *` in `torchspatial/trainer.py`, round 52): the
+    module runs with its own folder on `sys.path`, as a script, where the package's name
+    cannot be imported; it gets the inline helper."""
+    folder = file.path.parent
+    for statement in file.tree.body:
+        if isinstance(statement, ast.Import):
+            names = [alias.name for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom) and not statement.level and \
+                statement.module:
+            names = [statement.module]
+        else:
+            continue
+        for name in names:
+            first = name.split(".")[0]
+            if first != folder.name and ((folder / f"{first}.py").is_file()
+                                         or (folder / first / "__init__.py").is_file()):
+                return True
+    return False
 
 
 def _puts_itself_on_the_path(folder: Path) -> bool:
