@@ -6,6 +6,7 @@ import ast
 import copy
 import os
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -3977,6 +3978,9 @@ def _imports_siblings_bare(file: FileContext) -> bool:
             continue
         for name in names:
             first = name.split(".")[0]
+            if first in sys.stdlib_module_names:
+                continue  # `from dataclasses import replace` beside accelerate's own
+                # `utils/dataclasses.py`: a relative import would name that one
             if first != folder.name and ((folder / f"{first}.py").is_file()
                                          or (folder / first / "__init__.py").is_file()):
                 return True

@@ -1,3 +1,4 @@
+import copy
 from pathlib import Path
 
 import torch

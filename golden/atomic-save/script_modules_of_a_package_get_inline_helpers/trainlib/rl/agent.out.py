@@ -1,3 +1,4 @@
+import copy
 from pathlib import Path
 
 from torch import nn
