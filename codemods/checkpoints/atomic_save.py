@@ -26,6 +26,7 @@ from torchfix.model.test_code import (
     is_example_code,
     is_test_path,
 )
+from torchfix.model.test_doubles import replaced_names
 from torchfix.rewrite.contract import (
     Codemod,
     CreateFile,
@@ -327,10 +328,13 @@ CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
 )
 # Words that name a re-creatable output rather than a checkpoint: results and metrics of a
-# run, benchmark outputs, cached or precomputed features and embeddings.
+# run, benchmark outputs, cached or precomputed features and embeddings, and processed data
+# (PyG's `self.processed_paths[0]`, made again from the raw files when missing:
+# torch-geometric-pool's dataset, round 53, where `edge_weights` in the data looked like
+# training state).
 RESULT_WORDS = frozenset(
     {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
-     "features", "feats", "predictions", "preds", "precomputed", "preprocessed"}
+     "features", "feats", "predictions", "preds", "precomputed", "preprocessed", "processed"}
 )
 # First words of functions that prepare a dataset (`preprocess`, `prepare_data`,
 # `partition_clients`, fintorch's `process_dir` writing a tensor per annotation file,
@@ -3575,24 +3579,14 @@ def mocked_save(project: Project, root: str) -> str:
 
 
 def _mocks_save(path: Path) -> int:
-    """The line of the module's first replacement of torch.save; 0 where it has none."""
+    """The line of the module's first replacement of torch.save; 0 where it has none.
+    Through the module that calls it counts too: early-stopping-pytorch's tests patch
+    "early_stopping_pytorch.early_stopping.torch.save" (round 38)."""
     tree = parse_if_mentions(path, b"save")
     if tree is None:
         return 0
-    for node in sorted(nodes_of(tree, ast.Call), key=lambda node: node.lineno):
-        name = _dotted(node.func).rsplit(".", 1)[-1]
-        strings = [argument.value for argument in node.args[:2]
-                   if isinstance(argument, ast.Constant) and isinstance(argument.value, str)]
-        targets = [_dotted(argument) for argument in node.args[:1]]
-        if name in ("patch", "setattr") and strings[:1] and (
-                strings[0] == "torch.save" or strings[0].endswith(".torch.save")):
-            # patch("torch.save"), monkeypatch.setattr("torch.save", f), and through the
-            # module that calls it: early-stopping-pytorch's tests patch
-            # "early_stopping_pytorch.early_stopping.torch.save" (round 38)
-            return node.lineno
-        if name in ("object", "setattr") and targets == ["torch"] and strings[:1] == ["save"]:
-            return node.lineno  # patch.object(torch, "save"), setattr(torch, "save", f)
-    return 0
+    return next((line for name, line in replaced_names(tree)
+                 if name == "torch.save" or name.endswith(".torch.save")), 0)
 
 
 register_derived_fact(MOCKED_SAVE, mocked_save)

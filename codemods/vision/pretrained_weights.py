@@ -9,7 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from torchfix.model.project import Project, register_derived_fact
+from torchfix.model.scan_memo import every_answer, parse_if_mentions, project_modules
 from torchfix.model.test_code import is_test_path
+from torchfix.model.test_doubles import replaced_names
 from torchfix.rewrite.contract import (
     Codemod,
     Edit,
@@ -178,9 +181,16 @@ class TorchvisionPretrained(Codemod):
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
             undeclared = file.undeclared_floor(SINCE, "the weights API (torchvision 0.13)") \
                 if vision is None else None
+            double = _replaced_in_tests(file, builder_name)
             if problems:
                 yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
                               Safety.MANUAL)
+            elif double:
+                # torch-mpo (round 53): its test stands `lambda pretrained=True: ...` in
+                # for torchvision's vgg16, which `weights=` then fails with a TypeError
+                yield Finding(call, f"{names}= is deprecated: pass the weights it loaded "
+                              f"(unsafe: the project's tests replace {double}, maybe with a "
+                              f"double that takes {names}= only)", Safety.UNSAFE, tuple(edits))
             elif undeclared is not None:
                 # torchnn 0.1 (round 45) lists no dependency and was built on torchvision
                 # 0.12, which has no weights enums: judged wrong as a safe fix
@@ -189,6 +199,48 @@ class TorchvisionPretrained(Codemod):
             else:
                 yield Finding(call, f"{names}= is deprecated: pass the weights it loaded",
                               Safety.SAFE, tuple(edits))
+
+
+REPLACED_BUILDERS = "torchvision-pretrained/replaced-builders"
+
+
+def replaced_builders(project: Project, root: str) -> str:
+    """The torchvision builders the project's tests below `root` replace with a double
+    (`monkeypatch.setattr(tv_models, "vgg16", ...)`, `patch("torchvision.models.resnet50")`),
+    one "builder name<TAB>what is replaced at path:line" per line, by builder name. Only
+    test files that name `patch` or `setattr` are parsed; each file's answer is remembered
+    by the scan memo."""
+    table = builders()
+    found: dict[str, str] = {}
+    paths = list(project_modules(root, tests=True))
+    answers = every_answer(project.memo(REPLACED_BUILDERS.replace("/", "-")), paths,
+                           _replaced_builders_in)
+    for path, answer in zip(paths, answers, strict=True):
+        for name, line in answer:
+            builder = name.rsplit(".", 1)[-1]
+            if builder in table and builder not in found:
+                where = f"{Path(path).relative_to(root).as_posix()}:{line}"
+                found[builder] = f"{name} at {where}"
+    return "\n".join(f"{builder}\t{found[builder]}" for builder in sorted(found))
+
+
+def _replaced_builders_in(path: Path) -> list[tuple[str, int]]:
+    tree = parse_if_mentions(path, b"patch", b"setattr")
+    return [] if tree is None else replaced_names(tree)
+
+
+register_derived_fact(REPLACED_BUILDERS, replaced_builders)
+
+
+def _replaced_in_tests(file: FileContext, builder: str) -> str:
+    """What the project's tests replace of torchvision's `builder`, and where ("" where
+    nothing)."""
+    facts = file.project.derived(REPLACED_BUILDERS, str(file.project.root))
+    for line in facts.splitlines():
+        name, _, where = line.partition("\t")
+        if name == builder:
+            return where
+    return ""
 
 
 def _older_signature(handler: ast.AST, call: ast.Call, attempt: ast.AST) -> bool:

@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 import torch
 import typer
+from torch_geometric.data import Data
 
 app = typer.Typer()
 
@@ -57,3 +58,15 @@ def export(out):
 if __name__ == "__main__":
     model = torch.nn.Linear(2, 2)
     torch.save(model.state_dict(), "model.pt")
+
+
+class GraphDataset:
+    def __init__(self):
+        self.data, self.slices = torch.load(self.processed_paths[0])
+
+    def process(self):
+        # PyG's processed file, made again from the raw files when missing
+        # (torch-geometric-pool, round 53; `edge_weights` is graph data, no training state)
+        edge_index, edge_weights = self.graph()
+        data_list = [Data(edge_index=edge_index, edge_weight=edge_weights.float())]
+        torch.save(self.collate(data_list), self.processed_paths[0])
