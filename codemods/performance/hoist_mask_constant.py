@@ -993,11 +993,28 @@ class _Decisions:
                 edits.append(forgotten)
             call, _ = self.operand_of[id(operand)]
             replaced = {id(operand): self.file.source(data)}
-            join = JoinCall(call) if joins_on_one_line(self.file, call, replaced) else None
+            joined = self._joined_call(call, replaced)
+            join = JoinCall(joined) if joined is not None else None
             finding = Finding(operand, self.spelled(message, data), judged.safety, tuple(edits),
                               join)
             self.fixes.append(_Fix(finding, not self.suppressed(operand), (operand, data),
                                    {id(operand): data}))
+
+    def _joined_call(self, call: ast.Call, replaced: dict[int, str]) -> ast.Call | None:
+        """The call laid out over lines that fits on one line once the operand is replaced,
+        as black and ruff format would join it: the fill call itself, or where that sits
+        on one line, the method called on its result (`torch.where(keep, p,
+        p.new_tensor(float("inf"))).amin(` over lines `)`: executorch, round 53)."""
+        while True:
+            if joins_on_one_line(self.file, call, replaced):
+                return call
+            if self.file.span(call).end_line > self.file.span(call).line:
+                return None
+            method = self.model.parent(call)
+            outer = self.model.parent(method) if isinstance(method, ast.Attribute) else None
+            if not isinstance(outer, ast.Call) or outer.func is not method:
+                return None
+            call = outer
 
     # -- locals holding a constant tensor --------------------------------------------------
 

@@ -1,6 +1,7 @@
-"""A fill call laid out over lines only because the constant tensor made it long is
-joined onto one line once the tensor is gone, as ruff format and black would; a call
-with a magic trailing comma or a comment inside, or still too long, keeps its layout."""
+"""A fill call laid out over lines only because the constant tensor made it long, or
+the method called on its result, is joined onto one line once the tensor is gone, as
+ruff format and black would; a call with a magic trailing comma or a comment inside, or
+still too long, keeps its layout."""
 
 import torch
 
@@ -40,3 +41,10 @@ class PredictCallback:
         return attention_scores_for_every_head.masked_fill(
             padding_mask_of_batch.unsqueeze(1).unsqueeze(2), torch.tensor(float("-inf"))
         )
+
+    def threshold(self, probs, keep):
+        # the method called on the fill call's result was split (executorch, round 53)
+        thresh = torch.where(keep, probs, probs.new_tensor(float("inf"))).amin(
+            dim=-1, keepdim=True
+        )
+        return thresh

@@ -211,16 +211,17 @@ def _split(file: FileContext, node: ast.AST, number: int, end: int, new: str,
 def joins_on_one_line(file: FileContext, call: ast.Call,
                       replaced: Mapping[int, str]) -> bool:
     """Whether `call`, laid out over lines, fits on one line once the arguments in
-    `replaced` (node id → new text) are replaced: it holds no comment, no magic trailing
-    comma and no argument over lines, and its first line's text before it plus the one
-    line plus its last line's text after it (closing brackets, commas) fit."""
+    `replaced` (node id → new text) are replaced, in its arguments or in the callee it is
+    a method of (`torch.where(m, x, C).amin(` over lines `)`): it holds no comment, no
+    magic trailing comma and no argument over lines, and its first line's text before it
+    plus the one line plus its last line's text after it (closing brackets, commas) fit."""
     span = file.span(call)
     if span.line == span.end_line:
         return False
     arguments = sorted([*call.args, *call.keywords],
                        key=lambda a: (a.lineno, a.col_offset))  # type: ignore[attr-defined]
     texts = [_argument_text(file, argument, replaced) for argument in arguments]
-    callee = file.source(call.func)
+    callee = _replaced_source(file, call.func, replaced)
     if any("\n" in text for text in (callee, *texts)):
         return False
     source = file.source(call)
@@ -247,6 +248,30 @@ def _argument_text(file: FileContext, argument: ast.expr | ast.keyword,
     if isinstance(argument, ast.Starred) and id(argument.value) in replaced:
         return "*" + replaced[id(argument.value)]
     return file.source(argument)
+
+
+def _replaced_source(file: FileContext, node: ast.AST, replaced: Mapping[int, str]) -> str:
+    """The source of `node` with the nodes inside it that `replaced` names (node id → new
+    text) replaced."""
+    if id(node) in replaced:
+        return replaced[id(node)]
+    start = file.span(node)
+    text = file.source(node)
+    starts = [0]  # where each of the node's lines starts in `text`
+    for line in text.split("\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - start.line] + column - (start.column if line == start.line else 0)
+
+    inner = [descendant for descendant in ast.walk(node)
+             if descendant is not node and id(descendant) in replaced]
+    for descendant in sorted(inner, key=lambda d: (d.lineno, d.col_offset),  # type: ignore[attr-defined]
+                             reverse=True):
+        span = file.span(descendant)
+        text = (text[:offset(span.line, span.column)] + replaced[id(descendant)]
+                + text[offset(span.end_line, span.end_column):])
+    return text
 
 
 def keeps_long_code_lines(file: FileContext, limit: int) -> bool:
