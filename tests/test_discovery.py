@@ -192,6 +192,25 @@ def test_a_native_library_copied_below_csrc_is_another_project(tmp_path, cli):
     assert "cutlass: note: another project's sources" in result.stderr
 
 
+def test_a_checkout_below_third_party_that_is_no_package_is_another_project(tmp_path, cli):
+    # executorch's wheel (round 53): XNNPACK's and Vulkan-Headers' Python tooling below
+    # `third-party/`, without their `.git` or an include/; the project's own script beside
+    # them and its own adapted package below `third_party/` are processed
+    own_script = write(tmp_path / "backends" / "third-party" / "generate_wrappers.py")
+    copied = write(tmp_path / "backends" / "third-party" / "XNNPACK" / "tools" / "gen.py")
+    headers = write(tmp_path / "backends" / "third-party" / "Vulkan-Headers" / "base.py")
+    write(tmp_path / "pkg" / "third_party" / "muon" / "__init__.py", "")
+    adapted = write(tmp_path / "pkg" / "third_party" / "muon" / "muon.py")
+    found = discover([tmp_path])
+    assert sorted(s.path.name for s in found.files) == [
+        "__init__.py", "generate_wrappers.py", "muon.py"]
+    assert sorted(path.name for path, _ in found.notices) == ["Vulkan-Headers", "XNNPACK"]
+    result = cli("apply", str(tmp_path))
+    assert copied.read_text() == NEEDS_FIX and headers.read_text() == NEEDS_FIX
+    assert own_script.read_text() == FIXED and adapted.read_text() == FIXED
+    assert "XNNPACK: note: another project's sources" in result.stderr
+
+
 def unpacked_wheel(root: Path, name: str, version: str) -> Path:
     info = root / f"{name}-{version}.dist-info"
     write(info / "METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")

@@ -57,10 +57,22 @@ NESTED_REPOSITORY = "another git repository (a submodule?); not processed: run t
 # tooling, kept in step with upstream (flash-attn's and xformers' CUTLASS and
 # composable_kernel copies, whose sdists carry no `.git`; round 31's reviewer judged 9
 # rewrites there wrong).
-NATIVE_COPY_HOLDERS = frozenset({"csrc", "third_party", "thirdparty", "3rdparty", "external",
-                                 "externals", "extern", "deps", "submodules", "vendor"})
+NATIVE_COPY_HOLDERS = frozenset({"csrc", "third_party", "third-party", "thirdparty",
+                                 "3rdparty", "external", "externals", "extern", "deps",
+                                 "submodules", "vendor"})
 NATIVE_COPY = ("another project's sources (a C/C++ library with its own include/, copied "
                "here); not processed: run torchfix there")
+# Below a folder named for others' code, a folder that is no package of this project (no
+# `__init__.py`) is another project's checkout, copied without its `.git`: executorch's
+# wheel ships `backends/xnnpack/third-party/XNNPACK/` and `cpuinfo/`, and
+# `backends/vulkan/third-party/Vulkan-Headers/`, whose Python tooling round 53's reviewer
+# would not let an executorch PR change. `csrc/` and `deps/` hold a project's own
+# extension sources too (flash-attn's `csrc/fused_dense_lib/`), and `third_party/muon/`
+# can be a project's own adapted package (llamafactory's): those stay.
+OTHERS_CODE_HOLDERS = frozenset({"third_party", "third-party", "thirdparty", "3rdparty",
+                                 "external", "externals", "extern", "submodules", "vendor"})
+OTHERS_CHECKOUT = ("another project's sources (a folder below third-party/ or the like that "
+                   "is no package of this one); not processed: run torchfix there")
 
 
 def is_generated(data: bytes) -> bool:
@@ -198,6 +210,10 @@ def _walk(top: Path, excludes: list[_IgnoreFile], result: Discovery) -> Iterable
                 entry.name == "include" and entry.is_dir(follow_symlinks=False)
                 for entry in entries):
             result.notices.append((folder, NATIVE_COPY))
+            continue
+        if folder != top and folder.parent.name.lower() in OTHERS_CODE_HOLDERS and not any(
+                entry.name == "__init__.py" for entry in entries):
+            result.notices.append((folder, OTHERS_CHECKOUT))
             continue
         bundled = bundled_packages(folder, entries) if folder == top else {}
         if folder == top or folder == top / "src":
