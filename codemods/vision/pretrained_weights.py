@@ -11,7 +11,7 @@ from pathlib import Path
 
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import every_answer, parse_if_mentions, project_modules
-from torchfix.model.test_code import is_test_path
+from torchfix.model.test_code import is_example_code, is_test_path
 from torchfix.model.test_doubles import replaced_names
 from torchfix.rewrite.contract import (
     Codemod,
@@ -22,6 +22,7 @@ from torchfix.rewrite.contract import (
     Safety,
 )
 
+from ..numerics.patterns import in_benchmark
 from ..prefilter import calls_by_name, from_package
 from ..spelling import refer
 
@@ -181,7 +182,9 @@ class TorchvisionPretrained(Codemod):
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
             undeclared = file.undeclared_floor(SINCE, "the weights API (torchvision 0.13)") \
                 if vision is None else None
-            double = _replaced_in_tests(file, builder_name)
+            # Examples and benchmarks are no code the tests run.
+            double = "" if is_example_code(file.path, file.text) or in_benchmark(file) \
+                else _replaced_in_tests(file, builder_name)
             if problems:
                 yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
                               Safety.MANUAL)
