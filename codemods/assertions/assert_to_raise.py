@@ -212,6 +212,10 @@ ASSERT_VALIDATOR_MIN_ASSERTS = 5
 ASSERT_VALIDATOR_MIN_MODULES = 5
 # First words of the names of functions that validate what they are handed.
 VALIDATOR_WORDS = frozenset({"validate", "check", "verify", "ensure"})
+# Why a check of a validator written with asserts is left to a person (see
+# `_in_assert_validator`).
+ASSERT_VALIDATOR_REASON = ("this function validates with asserts: AssertionError is what it "
+                           "raises, and tests the distribution does not ship may expect it")
 # Why `assert False` is an unsafe fix wherever it is.
 ALWAYS_FAILS = "always fails: marks code meant to be unreachable"
 # What the `invariants` option takes: leave internal invariants alone, or offer them as
@@ -772,6 +776,8 @@ class _Decider:
             return None  # an internal invariant: an assert is the right tool
         if self._openmmlab() or self._validates_with_asserts():
             return None  # the project's convention: see OPENMMLAB_SHARE, ASSERT_VALIDATORS
+        if self._in_assert_validator(function):
+            return replace(decision, verdict=Verdict.REPORT, reason=ASSERT_VALIDATOR_REASON)
         if (function is not None and function.owner is not None
                 and function.name in CONSTRUCTION_METHODS
                 and (_registry_built(function.owner) or self.registers_classes)
@@ -1210,6 +1216,25 @@ class _Decider:
             return False
         text = ast.get_docstring(function.node, clean=False) or ""
         return documents(text, "ValueError") and not documents(text, "TypeError")
+
+    def _in_assert_validator(self, function: _Function | None) -> bool:
+        """Whether the assert is a check of a validator written with asserts (named
+        `check_*`, `validate_*`, `verify_*` or `ensure_*`, raising nothing itself), in a
+        project whose tests cannot be seen (an unpacked sdist or wheel, or a distribution
+        shipping none): raising AssertionError is what such a function is for, and the
+        tests that call it with bad input expect it (alma-torch's `check_input_type` and
+        `check_model`: its repository's tests expect AssertionError of 7 of the 10 checks
+        of its validators, round 53)."""
+        if function is None:
+            return False
+        words = identifier_words(function.name)
+        if len(words) < 2 or words[0] not in VALIDATOR_WORDS:
+            return False
+        project = self.file.project
+        if not (project.is_built_distribution()
+                or (project.is_distribution() and not project.has_tests())):
+            return False
+        return not any(isinstance(node, ast.Raise) for node in ast.walk(function.node))
 
     def _validates_with_asserts(self) -> bool:
         """Whether this module calls one of the project's assert-based input validators
