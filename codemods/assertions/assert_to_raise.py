@@ -745,7 +745,8 @@ class _Decider:
                 or self._checks_torch_version(node.test) or self._in_broad_try(node)
                 or self._opened_next(node) or self._indexed_next(node)
                 or self._in_compiled_kernel(node) or self._dispatched_next(node)
-                or self._raised_next(node) or self._asserting_function(node)
+                or self._raised_next(node) or self._falls_back_next(node)
+                or self._asserting_function(node)
                 or self._unreachable(node) or self._narrows_optional_local(node)):
             return None
         function = self._function(node)
@@ -1764,6 +1765,17 @@ class _Decider:
         after = _next_statement(self.model, node)
         return (isinstance(after, ast.If) and not after.orelse and bool(after.body)
                 and isinstance(after.body[-1], ast.Raise)
+                and ast.unparse(after.test) in _failure_spellings(node.test))
+
+    def _falls_back_next(self, node: ast.Assert) -> bool:
+        """`assert not self.tensor_exists(name), "..."` right before `if
+        self.tensor_exists(name): return` (executorch's NXP model builder, round 53): the
+        `if` is the author's fallback for `python -O`, which skips the case the assert
+        stops in a debug run; a raise in the assert's place would make that fallback dead
+        and fail the optimized runs it was written for."""
+        after = _next_statement(self.model, node)
+        return (isinstance(after, ast.If) and not after.orelse and bool(after.body)
+                and isinstance(after.body[-1], (ast.Return, ast.Continue, ast.Break))
                 and ast.unparse(after.test) in _failure_spellings(node.test))
 
     def _dispatched_next(self, node: ast.Assert) -> bool:
@@ -2799,11 +2811,13 @@ _NEGATED_COMPARISONS: dict[type, type] = {
 
 
 def _failure_spellings(test: ast.expr) -> set[str]:
-    """The spellings of exactly the failure of the assert's condition: `not <test>`; for
-    a truth test of `x`, `len(x) == 0` and `len(x) < 1` too (not `x is None`, which is
-    not its falsity); the negated comparison (`a == b` → `a != b`); for `len(x) > 0`,
-    `len(x) == 0`."""
+    """The spellings of exactly the failure of the assert's condition: `not <test>` (and
+    `x` for `not x`); for a truth test of `x`, `len(x) == 0` and `len(x) < 1` too (not
+    `x is None`, which is not its falsity); the negated comparison (`a == b` → `a != b`);
+    for `len(x) > 0`, `len(x) == 0`."""
     spellings = {ast.unparse(ast.UnaryOp(op=ast.Not(), operand=test))}
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        spellings.add(ast.unparse(test.operand))  # `assert not x` fails where `x` holds
     if isinstance(test, (ast.Name, ast.Attribute)):
         subject = ast.unparse(test)
         # a container's truth is its length (an object without __len__ would raise at
