@@ -963,7 +963,9 @@ AUTOCAST = "import torch\n\n\ndef step(model, x):\n    with torch.cuda.amp.autoc
     "        return model(x)\n"
 
 
-def test_an_old_release_naming_torch_bare_gets_no_newer_api_as_safe(tmp_path, cli):
+def test_an_old_release_naming_torch_bare_is_told_not_fixed(tmp_path, cli):
+    # pytorch-sconce (round 48): wrong as a safe fix; round 52's and 53's reviewers called
+    # such fixes wrong as unsafe fixes too, so they are reported
     (tmp_path / "requirements.txt").write_text("torch\n")
     (tmp_path / "train.py").write_text(AUTOCAST)
     fresh = cli("check", "--select", "amp-api", "--show-all", ".")
@@ -972,6 +974,39 @@ def test_an_old_release_naming_torch_bare_gets_no_newer_api_as_safe(tmp_path, cl
     old = cli("check", "--select", "amp-api", "--show-all", ".")  # the cache must follow
     assert "names torch without a version in metadata last changed in 2021-09 " \
            "(requirements.txt), when torch 1.9 was current" in old.stdout
-    assert "[unsafe fix: --unsafe-fixes applies it]" in old.stdout
-    cli("apply", ".")
+    assert "[no automatic fix]" in old.stdout
+    cli("apply", "--unsafe-fixes", ".")
     assert (tmp_path / "train.py").read_text() == AUTOCAST
+
+
+LOAD_WEIGHTS = ("import torch\n\n\ndef restore(model, path):\n"
+                "    model.load_state_dict(torch.load(path))\n")
+WHERE_SCALAR = ("import torch\n\n\ndef masked(x, keep):\n"
+                "    return torch.where(keep, x, torch.tensor(0.0))\n")
+
+
+@pytest.mark.parametrize(("setup", "codemod", "source", "needs"), [
+    # torch-buddy 0.0.5 (round 53): 2019, `install_requires=["pandas-summary>=0.0.5"]`
+    ('from setuptools import setup\nsetup(name="buddy", '
+     'install_requires=["pandas-summary>=0.0.5"])\n',
+     "load-weights-only", LOAD_WEIGHTS, "weights_only needs torch >= 1.13"),
+    # nn-torch (round 52): 2020, torch bare; a Python number in torch.where needs 1.12
+    ('from setuptools import setup\nsetup(name="nn", install_requires=["torch"])\n',
+     "hoist-mask-constant", WHERE_SCALAR, None),
+])
+def test_an_old_release_gets_no_fix_its_torch_cannot_run(tmp_path, cli, setup, codemod,
+                                                         source, needs):
+    (tmp_path / "setup.py").write_text(setup)
+    (tmp_path / "train.py").write_text(source)
+    fresh = cli("check", "--select", codemod, "--show-all", "--unsafe-fixes", ".")
+    assert "train.py:" in fresh.stdout and "[no automatic fix]" not in fresh.stdout
+    _dated(tmp_path / "setup.py", 2019, 8)
+    old = cli("check", "--select", codemod, "--show-all", "--unsafe-fixes", ".")
+    if needs is None:
+        assert "train.py:" not in old.stdout  # left alone
+    else:
+        assert f"{needs}, and the project names no torch version in metadata last " \
+               "changed in 2019-08 (setup.py), when torch 1.2 was current" in old.stdout
+        assert "[no automatic fix]" in old.stdout
+    cli("apply", "--select", codemod, "--unsafe-fixes", ".")
+    assert (tmp_path / "train.py").read_text() == source

@@ -190,6 +190,11 @@ class LoadWeightsOnly(Codemod):
                               f"torch >= 1.13, and the project supports torch "
                               f"{floor[0]}.{floor[1]}", Safety.MANUAL)
                 continue
+            predates = file.era_predates(SINCE, "weights_only") if floor is None else None
+            if predates:  # torch-buddy's 2019 release (round 53): a TypeError on its torch
+                yield Finding(call, f"torch.load without weights_only: {predates}",
+                              Safety.MANUAL)
+                continue
             loaders: list[ast.Call] = []
             only_weights = _only_weights(model, call, _DEPTH, set(), loaders)
             more = _holds_more(file, call, only_weights)

@@ -135,6 +135,11 @@ class CheckpointUseReentrant(Codemod):
                               f"and the project supports torch {floor[0]}.{floor[1]})",
                               Safety.MANUAL)
                 continue
+            predates = file.era_predates(SINCE, "use_reentrant") if floor is None else None
+            if predates:
+                yield Finding(call, f"pass use_reentrant explicitly ({predates})",
+                              Safety.MANUAL)
+                continue
             # tape-proteins (round 29) lists no torch among its dependencies; its
             # repository pins torch 1.1.0, where the keyword is a TypeError
             unlisted = file.undeclared_floor(SINCE, "use_reentrant") if floor is None else None

@@ -219,7 +219,11 @@ class Table:
 
     def _too_new(self, file: FileContext, entry: Entry) -> str | None:
         floor = file.min_torch()
-        if entry.since is None or floor is None or floor >= entry.since:
+        if entry.since is None:
+            return None
+        if floor is None:  # made for an older torch, where it declares none
+            return file.era_predates(entry.since, entry.replacement or entry.name)
+        if floor >= entry.since:
             return None
         return (f"{entry.replacement} needs torch >= {entry.since_text}, and the project "
                 f"supports torch {floor[0]}.{floor[1]}")

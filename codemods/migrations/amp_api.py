@@ -655,6 +655,14 @@ class _Planner:
                     f"{where}): keep it, or choose by torch version by hand"
                 )))
             elif since is not None and "min-torch" not in self.file.options:
+                predates = self.file.era_predates(since, f"torch.amp.{target}")
+                if predates:  # made for an older torch: pytorch-sconce, round 48
+                    unit.problems[:] = [(other, message) for other, message in unit.problems
+                                        if other is not node or not message]
+                    unit.problems.append((node, (
+                        f"{unit.old_module}.{target} is deprecated, but {predates}: keep "
+                        "it, or choose by torch version by hand")))
+                    continue
                 undeclared = self.file.undeclared_floor(since, f"torch.amp.{target}")
                 if undeclared and unit.unsafe_reason is None:
                     unit.unsafe_reason = undeclared

@@ -26,8 +26,12 @@ def plain(call: ast.Call) -> bool:
 
 
 def too_new(file: FileContext, since: tuple[int, int], what: str) -> str | None:
+    """Why the fix is reported rather than offered: the project supports an older torch
+    than `what` needs, or, declaring none, was made for one (`FileContext.era_predates`)."""
     floor = file.min_torch()
-    if floor is None or floor >= since:
+    if floor is None:
+        return file.era_predates(since, what)
+    if floor >= since:
         return None
     return (f"{what} needs torch >= {since[0]}.{since[1]}, and the project supports torch "
             f"{floor[0]}.{floor[1]}")

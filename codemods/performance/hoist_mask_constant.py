@@ -562,6 +562,9 @@ def verdict(site: FillSite, tensor: ConstantTensor, reader: Reader) -> Verdict |
         floor = reader.file.min_torch() if reader.file is not None else None
         if floor is not None and floor < WHERE_SCALARS_SINCE:
             return None  # torch.where takes a Python number from torch 1.12 on only
+        if floor is None and reader.file is not None and reader.file.era_predates(
+                WHERE_SCALARS_SINCE, "torch.where with a Python number"):
+            return None  # made for an older torch (nn-torch's 2020 release, round 52)
         return _where_verdict(site, tensor)
     return _masked_fill_verdict(site, tensor)
 

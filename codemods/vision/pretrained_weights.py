@@ -174,6 +174,9 @@ class TorchvisionPretrained(Codemod):
             elif floor is not None and floor < SINCE:
                 problems.append("the weights API needs torchvision 0.13 (torch >= 1.12), and "
                                 f"the project supports torch {floor[0]}.{floor[1]}")
+            elif vision is None and (predates := file.era_predates(
+                    SINCE, "the weights API (torchvision 0.13)")) is not None:
+                problems.append(predates)
             elif floor is None and (ceiling := _python_ceiling(file)) is not None:
                 # pytorch-fasterrcnn (round 38) requires Python >= 3.6 and names no torch:
                 # on Python 3.6 torch stops at 1.10, whose torchvision has no weights enums

@@ -299,16 +299,33 @@ class FileContext:
         if listed and since > NO_TORCH_LISTED_FLOOR:
             return f"{needs}, and the project's dependencies ({listed}) do not name torch"
         if since <= UNDECLARED_FLOOR and listed is None:
-            era = self.project.torch_era()
-            if era is None or since <= era.torch:
-                return None
             # pytorch-sconce 1.4.0 (round 48): `torch` bare, metadata from 2021-09
-            return (f"{needs}, and the project names torch without a version in metadata "
-                    f"last changed in {era.month_text} ({era.source}), when torch "
-                    f"{era.torch[0]}.{era.torch[1]} was current")
+            return self.era_predates(since, what)
         if since <= UNDECLARED_FLOOR:
             return None
         return f"{needs}, and the project declares no torch version"
+
+    def era_predates(self, since: tuple[int, int], what: str) -> str | None:
+        """Why a fix whose replacement needs torch `since` cannot run on the torch the
+        project was made for, where it declares no torch version (nor a `min-torch`) and
+        its metadata was last changed when an older torch was current
+        (`Project.torch_era`): a release left as it was runs the torch of its day. The
+        codemods report such a fix rather than offer it: reviewers called it wrong even
+        as an unsafe fix (round 52: nn-torch's `torch.where` with Python numbers, torch
+        1.12, in a 2020 release naming torch bare; round 53: torch-buddy's
+        `weights_only`, torch 1.13, in a 2019 release listing only pandas-summary). None
+        where the project says what it supports, or `since` is no newer than its era."""
+        if self.min_torch() is not None:
+            return None
+        era = self.project.torch_era()
+        if era is None or since <= era.torch:
+            return None
+        needs = f"{what} needs torch >= {since[0]}.{since[1]}"
+        when = (f"last changed in {era.month_text} ({era.source}), when torch "
+                f"{era.torch[0]}.{era.torch[1]} was current")
+        if self.project.dependencies_without_torch() is None:
+            return f"{needs}, and the project names torch without a version in metadata {when}"
+        return f"{needs}, and the project names no torch version in metadata {when}"
 
 
 def physical_lines(text: str) -> list[str]:
