@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from torchfix.model.semantic import Binding, BindingKind
-from torchfix.model.test_code import identifier_words
+from torchfix.model.test_code import identifier_words, is_benchmark_path
 from torchfix.rewrite.contract import FileContext, RemoveImport
 
 from ..prefilter import TORCH, from_package
@@ -212,21 +212,10 @@ def _name_whole_valued(file: FileContext, node: ast.Name, depth: int) -> bool:
     return whole_valued(file, latest.value, depth)
 
 
-# Folders and file names of speed benchmarks (`benchmarks/bench_all_ops.py`).
-BENCHMARK_FOLDERS = frozenset({"benchmark", "benchmarks", "bench", "benches"})
-
-
 def in_benchmark(file: FileContext) -> bool:
-    """Whether the file is a speed benchmark: below a `benchmark(s)/` or `bench/` folder
-    of the project, or named `bench_*.py`, `benchmark*.py`, `*_bench.py` or
-    `*_benchmark.py`. A precision rewrite there swaps the operation a row measures for
-    another (torchburn's "exp + log" row, whose result nothing reads: round 48 called its
-    log1p fix wrong), and buys accuracy no one checks."""
-    try:
-        parts = file.path.relative_to(file.project.root).parts
-    except ValueError:
-        parts = file.path.parts[-1:]
-    stem = parts[-1].removesuffix(".py") if parts else ""
-    return bool(BENCHMARK_FOLDERS & set(parts[:-1])) or stem.startswith(
-        ("bench_", "benchmark")) or stem.endswith(("_bench", "_benchmark"))
+    """Whether the file is a speed benchmark (`is_benchmark_path`). A precision rewrite
+    there swaps the operation a row measures for another (torchburn's "exp + log" row,
+    whose result nothing reads: round 48 called its log1p fix wrong), and buys accuracy no
+    one checks."""
+    return is_benchmark_path(file.path, file.project.root)
 

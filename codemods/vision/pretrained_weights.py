@@ -11,7 +11,7 @@ from pathlib import Path
 
 from torchfix.model.project import Project, register_derived_fact
 from torchfix.model.scan_memo import every_answer, parse_if_mentions, project_modules
-from torchfix.model.test_code import is_example_code, is_test_path
+from torchfix.model.test_code import is_benchmark_path, is_example_code, is_test_path
 from torchfix.model.test_doubles import replaced_names
 from torchfix.rewrite.contract import (
     Codemod,
@@ -22,7 +22,6 @@ from torchfix.rewrite.contract import (
     Safety,
 )
 
-from ..numerics.patterns import in_benchmark
 from ..prefilter import calls_by_name, from_package
 from ..spelling import refer
 
@@ -185,13 +184,10 @@ class TorchvisionPretrained(Codemod):
             names = "/".join(old for old, _, _ in KEYWORDS if old in keywords)
             undeclared = file.undeclared_floor(SINCE, "the weights API (torchvision 0.13)") \
                 if vision is None else None
-            # Examples and benchmarks are no code the tests run.
-            double = "" if is_example_code(file.path, file.text) or in_benchmark(file) \
-                else _replaced_in_tests(file, builder_name)
             if problems:
                 yield Finding(call, f"{names}= is deprecated: {'; '.join(problems)}",
                               Safety.MANUAL)
-            elif double:
+            elif double := _replaced_in_tests(file, builder_name):
                 # torch-mpo (round 53): its test stands `lambda pretrained=True: ...` in
                 # for torchvision's vgg16, which `weights=` then fails with a TypeError
                 yield Finding(call, f"{names}= is deprecated: pass the weights it loaded "
@@ -240,7 +236,10 @@ register_derived_fact(REPLACED_BUILDERS, replaced_builders)
 
 def _replaced_in_tests(file: FileContext, builder: str) -> str:
     """What the project's tests replace of torchvision's `builder`, and where ("" where
-    nothing)."""
+    nothing, and in examples and benchmarks, which no test runs)."""
+    if is_example_code(file.path, file.text) or is_benchmark_path(file.path,
+                                                                  file.project.root):
+        return ""
     facts = file.project.derived(REPLACED_BUILDERS, str(file.project.root))
     for line in facts.splitlines():
         name, _, where = line.partition("\t")

@@ -82,6 +82,23 @@ def is_example_code(path: str | os.PathLike[str] | None, text: str) -> bool:
     )
 
 
+# Folders and file names of speed benchmarks (`benchmarks/bench_all_ops.py`).
+BENCHMARK_FOLDERS = frozenset({"benchmark", "benchmarks", "bench", "benches"})
+
+
+def is_benchmark_path(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """Whether the file is a speed benchmark: below a `benchmark(s)/` or `bench/` folder
+    of the project at `root`, or named `bench_*.py`, `benchmark*.py`, `*_bench.py` or
+    `*_benchmark.py`."""
+    try:
+        parts = PurePath(path).relative_to(root).parts
+    except ValueError:
+        parts = PurePath(path).parts[-1:]
+    stem = parts[-1].removesuffix(".py") if parts else ""
+    return bool(BENCHMARK_FOLDERS & set(parts[:-1])) or stem.startswith(
+        ("bench_", "benchmark")) or stem.endswith(("_bench", "_benchmark"))
+
+
 # What the head of a module says where its code was copied from another project, to be
 # kept in step with it: "This file contains code copied from the DeepSeek-V3.2-Exp
 # project", "Differences from https://huggingface.co/moonshotai/Kimi-K3" (llmcompressor's
