@@ -328,13 +328,15 @@ CHECKPOINT_WORDS = frozenset(
     {"checkpoint", "checkpoints", "ckpt", "model", "resume", "snapshot", "state", "weights"}
 )
 # Words that name a re-creatable output rather than a checkpoint: results and metrics of a
-# run, benchmark outputs, cached or precomputed features and embeddings, and processed data
-# (PyG's `self.processed_paths[0]`, made again from the raw files when missing:
+# run, benchmark outputs, cached or precomputed features and embeddings, and a dataset's
+# raw and processed files (PyG's `self.raw_paths[0]`, downloaded again, and
+# `self.processed_paths[0]`, made again from the raw files when missing:
 # torch-geometric-pool's dataset, round 53, where `edge_weights` in the data looked like
-# training state).
+# training state; pytorch-concepts' `download()`, round 54).
 RESULT_WORDS = frozenset(
     {"result", "results", "metrics", "benchmark", "benchmarks", "cache", "cached", "embeddings",
-     "features", "feats", "predictions", "preds", "precomputed", "preprocessed", "processed"}
+     "features", "feats", "predictions", "preds", "precomputed", "preprocessed", "processed",
+     "raw"}
 )
 # First words of functions that prepare a dataset (`preprocess`, `prepare_data`,
 # `partition_clients`, fintorch's `process_dir` writing a tensor per annotation file,

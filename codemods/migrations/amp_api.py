@@ -13,11 +13,15 @@ import ast
 import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from torchfix.model.ast_index import nodes_of, walk
 from torchfix.model.ast_names import dotted_name
-from torchfix.model.project import is_torch_module_class
+from torchfix.model.project import Project, is_torch_module_class, register_derived_fact
+from torchfix.model.scan_memo import first_answer, parse_if_mentions, project_modules
 from torchfix.model.semantic import Binding, Scope
+from torchfix.model.torch_shims import NEEDLES as SHIM_NEEDLES
+from torchfix.model.torch_shims import replaced_torch_modules
 from torchfix.rewrite.contract import Codemod, FileContext, Finding, Option, Safety
 
 from ..spelling import refer
@@ -260,7 +264,38 @@ class AmpApi(Codemod):
     def check(cls, file: FileContext) -> list[Finding]:
         if file.never_deprecated(DEPRECATED_IN, cls):
             return []  # gravitorch's `torch>=2.0,<2.2` (round 39): warns on none of them
+        if file.project.derived(REPLACED_AMP, str(file.project.root)):
+            return []  # a shim of the old API: its uses are what it provides (torchada)
         return _Planner(file, *min_torch(file)).findings()
+
+
+# A project-wide fact: where the project's own code (tests aside) replaces torch.cuda.amp or
+# torch.cpu.amp, or the module above one ("name at path:line", "" where it does not).
+REPLACED_AMP = "amp-api/replaced-amp"
+
+
+def replaced_amp(project: Project, root: str) -> str:
+    """Where the project's code below `root` replaces a deprecated amp module or a module
+    above it (`sys.modules["torch.cuda.amp"] = torch.musa.amp`, `torch.cuda = wrapper`:
+    torchada, round 54, whose tests of that replacement round 54's reviewer read as broken
+    by the migration): "" where it does not. Only modules holding one of the shim needles
+    are parsed; each file's answer is remembered by the scan memo."""
+    def scan(path: Path) -> str:
+        tree = parse_if_mentions(path, *SHIM_NEEDLES)
+        if tree is None:
+            return ""
+        return next((f"{name} at {path.relative_to(root).as_posix()}:{line}"
+                     for name, line in replaced_torch_modules(tree)
+                     if any(name == module or name.startswith(module + ".")
+                            or module.startswith(name + ".")
+                            for module in DEPRECATED_MODULES)), "")
+
+    found = first_answer(project.memo(REPLACED_AMP.replace("/", "-")), project_modules(root),
+                         scan)
+    return "" if found is None else found[1]
+
+
+register_derived_fact(REPLACED_AMP, replaced_amp)
 
 
 def min_torch(file: FileContext) -> tuple[tuple[int, int], str]:

@@ -64,6 +64,16 @@ class GraphDataset:
     def __init__(self):
         self.data, self.slices = torch.load(self.processed_paths[0])
 
+    def download(self):
+        # and its raw files, downloaded again when missing and read back by `build()`
+        # (pytorch-concepts, round 54)
+        data, targets = self.fetch()
+        torch.save(data, self.raw_paths[0])
+        torch.save(targets, self.raw_paths[1])
+
+    def build(self):
+        return torch.load(self.raw_paths[0]), torch.load(self.raw_paths[1])
+
     def process(self):
         # PyG's processed file, made again from the raw files when missing
         # (torch-geometric-pool, round 53; `edge_weights` is graph data, no training state)
