@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import datetime
 import os
 import subprocess
@@ -1010,3 +1011,45 @@ def test_an_old_release_gets_no_fix_its_torch_cannot_run(tmp_path, cli, setup, c
         assert "[no automatic fix]" in old.stdout
     cli("apply", "--select", codemod, "--unsafe-fixes", ".")
     assert (tmp_path / "train.py").read_text() == source
+
+
+def test_the_torch_names_a_shim_replaces_are_read_through_its_imports():
+    from torchfix.model.torch_shims import replaced_torch_modules
+
+    tree = ast.parse(textwrap.dedent("""\
+        import sys
+        import torch
+        import torch.cuda as tc
+
+        torch.cuda = object()
+        setattr(tc, "amp", None)
+        sys.modules["torch.cuda.amp"] = None
+        sys.modules["numpy"] = None
+        settings = {"torch.cuda": None}
+    """))
+    assert replaced_torch_modules(tree) == [
+        ("torch.cuda", 5), ("torch.cuda.amp", 6), ("torch.cuda.amp", 7)]
+
+
+def test_the_names_a_test_replaces_are_read_through_its_imports():
+    from torchfix.model.test_doubles import replaced_names
+
+    tree = ast.parse(textwrap.dedent("""\
+        from unittest import mock
+
+        import torch
+
+
+        @mock.patch("torch.save")
+        def test_saves(save, monkeypatch):
+            import torchvision.models as tv_models
+
+            monkeypatch.setattr(tv_models, "vgg16", lambda pretrained=True: None)
+            with mock.patch.object(torch, "load", wraps=torch.load):
+                pass
+            monkeypatch.setattr("pkg.module.torch.save", None)
+            monkeypatch.setenv("TORCH_HOME", "/tmp")
+    """))
+    assert replaced_names(tree) == [
+        ("torch.save", 6), ("torchvision.models.vgg16", 10), ("torch.load", 11),
+        ("pkg.module.torch.save", 13)]
