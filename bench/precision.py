@@ -6,12 +6,16 @@
     python bench/precision.py items 54              # what the reviewers read, and their brief
     python bench/precision.py tally 54              # the reviewers' verdicts, per kind and codemod
 
-Everything lands in `.precision/round-<N>/` (git-ignored): the projects' code is never
-committed. A round draws from PyPI's projects whose name holds "torch" (the simple index,
-read once into `.precision/torchnames.txt`), leaving out `bench/corpus.py`'s projects, every
-project named in the README's table of earlier rounds, and builds of torch itself; a project
-whose code never imports torch is set aside. Per project, `run` writes the three outputs
-the README's table is made from:
+Everything lands in `~/.cache/torchfix-precision/round-<N>/` (`TORCHFIX_PRECISION_ROOT`
+moves it), outside this repository: a project unpacked inside a git checkout belongs to
+that checkout's project, whose root, tests and torch floor torchfix would then read
+(round 55's first run read this repository's golden cases as the projects' tests).
+
+A round draws from PyPI's projects whose name holds "torch" (the simple index, read once
+into `torchnames.txt` there), leaving out `bench/corpus.py`'s projects, every project named
+in the README's table of earlier rounds or drawn by an earlier round, and builds of torch
+itself; a project whose code never imports torch is set aside. Per project, `run` writes
+the three outputs the README's table is made from:
 
     torchfix apply --dry-run --no-cache .                   > safe.diff
     torchfix apply --dry-run --no-cache --unsafe-fixes .    > unsafe.diff
@@ -43,7 +47,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-ROOT = REPO / ".precision"
+ROOT = Path(os.environ.get("TORCHFIX_PRECISION_ROOT",
+                           Path.home() / ".cache" / "torchfix-precision"))
 INDEX = "https://pypi.org/simple/"
 # torch's own builds and binary repackagings: no project code to review.
 NOT_A_PROJECT = re.compile(
@@ -65,7 +70,7 @@ def round_folder(number: int) -> Path:
 def torch_names() -> list[str]:
     cached = ROOT / "torchnames.txt"
     if not cached.exists():
-        ROOT.mkdir(exist_ok=True)
+        ROOT.mkdir(parents=True, exist_ok=True)
         with urllib.request.urlopen(INDEX, timeout=300) as response:
             page = response.read().decode()
         names = {normalized(n) for n in re.findall(r'href="[^"]*?([^/"]+)/"', page)}
