@@ -11,8 +11,9 @@ import ast
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import SemanticModel
 
-# Bytes a module must hold to be parsed for a replacement of a torch module.
-NEEDLES = (b"sys.modules", b"setattr(torch", b"torch.cuda =", b"torch.cuda.amp =",
+# Bytes a module must hold to be parsed for a replacement of a torch module: `setattr(`
+# whatever names the owner (`setattr(tc, "amp", ...)` through `import torch.cuda as tc`).
+NEEDLES = (b"sys.modules", b"setattr(", b"torch.cuda =", b"torch.cuda.amp =",
            b"torch.cpu.amp =")
 
 
