@@ -949,9 +949,24 @@ def test_the_torch_of_a_release_left_as_it_was(tmp_path):
     _dated(tmp_path / "PKG-INFO", 2021, 9)
     era = find_torch_era(tmp_path)
     assert era is not None
-    assert (era.torch, era.month_text, era.source) == ((1, 9), "2021-09", "PKG-INFO")
+    assert (era.current, era.month_text, era.source) == ((1, 9), "2021-09", "PKG-INFO")
+    assert era.torch == (1, 8)  # what its users still ran: the torch of 2021-03
     _dated(tmp_path / "PKG-INFO", 2023, 4)  # after torch 2.0: nothing more than "torch 2"
     assert find_torch_era(tmp_path) is None
+
+
+def test_a_release_weeks_after_a_torch_relies_on_the_one_before(tmp_path, cli):
+    # torchiva 0.1.1 (round 55): November 2022, torch bare, four weeks after torch 1.13;
+    # its reviewer called `weights_only=True` (1.13) wrong: the code runs on torch 1.8
+    (tmp_path / "setup.py").write_text(
+        'from setuptools import setup\nsetup(name="iva", install_requires=["torch"])\n')
+    (tmp_path / "train.py").write_text(LOAD_WEIGHTS)
+    _dated(tmp_path / "setup.py", 2022, 11)
+    old = cli("check", "--select", "load-weights-only", "--show-all", "--unsafe-fixes", ".")
+    assert "weights_only needs torch >= 1.13, and the project names torch without a " \
+           "version in metadata last changed in 2022-11 (setup.py), when torch 1.13 was " \
+           "current and its users still ran the torch of six months before, 1.11" in old.stdout
+    assert "[no automatic fix]" in old.stdout
 
 
 def test_a_fresh_checkout_is_read_as_current(tmp_path):
@@ -974,7 +989,8 @@ def test_an_old_release_naming_torch_bare_is_told_not_fixed(tmp_path, cli):
     _dated(tmp_path / "requirements.txt", 2021, 9)
     old = cli("check", "--select", "amp-api", "--show-all", ".")  # the cache must follow
     assert "names torch without a version in metadata last changed in 2021-09 " \
-           "(requirements.txt), when torch 1.9 was current" in old.stdout
+           "(requirements.txt), when torch 1.9 was current and its users still ran the " \
+           "torch of six months before, 1.8" in old.stdout
     assert "[no automatic fix]" in old.stdout
     cli("apply", "--unsafe-fixes", ".")
     assert (tmp_path / "train.py").read_text() == AUTOCAST
@@ -1007,7 +1023,8 @@ def test_an_old_release_gets_no_fix_its_torch_cannot_run(tmp_path, cli, setup, c
         assert "train.py:" not in old.stdout  # left alone
     else:
         assert f"{needs}, and the project names no torch version in metadata last " \
-               "changed in 2019-08 (setup.py), when torch 1.2 was current" in old.stdout
+               "changed in 2019-08 (setup.py), when torch 1.2 was current and its users " \
+               "still ran the torch of six months before, 1.0" in old.stdout
         assert "[no automatic fix]" in old.stdout
     cli("apply", "--select", codemod, "--unsafe-fixes", ".")
     assert (tmp_path / "train.py").read_text() == source

@@ -1245,7 +1245,8 @@ class _Facts:
         if (self._is_file_object(destination, call) or self._is_temporary(destination)
                 or _is_url(destination) or self._temporary_from_callers(destination, call)
                 or self._is_throwaway(destination, call) or self._saves_made_up_data(call)
-                or self._in_own_scratch_folder(destination, call)):
+                or self._in_own_scratch_folder(destination, call)
+                or self._relative_in_temporary_cwd(destination, call)):
             return None
         opened = self._opened_for_writing(destination, call)
         if opened is not None:
@@ -1864,6 +1865,36 @@ class _Facts:
                         ast.dump(opener.args[0]) == target:
                     return ancestor
         return None
+
+    def _relative_in_temporary_cwd(self, destination: ast.expr, call: ast.Call) -> bool:
+        """Whether a relative path is saved inside `with cwd(tmp_dir):`, a context
+        manager handed a temporary folder (vollo-torch's `input_shape.pt`, written into a
+        `TemporaryDirectory` it then tars, round 55): the file lives in that scratch
+        folder for as long as the block runs."""
+        if not self._is_relative_literal(destination):
+            return False
+        for ancestor in self.model.ancestors(call):
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return False
+            if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(item.context_expr, ast.Call)
+                    and any(self._is_temporary(argument)
+                            for argument in item.context_expr.args)
+                    for item in ancestor.items):
+                return True
+        return False
+
+    def _is_relative_literal(self, node: ast.expr) -> bool:
+        """A relative path written as a string, or a local name bound only to one."""
+        if isinstance(node, ast.Name):
+            bindings = self.model.bindings(node)
+            return bool(bindings) and all(
+                binding.kind is BindingKind.ASSIGNMENT and not binding.augmented
+                and isinstance(binding.value, ast.Constant)
+                and self._is_relative_literal(binding.value) for binding in bindings)
+        return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and bool(node.value) and not node.value.startswith(("/", "~", "\\"))
+                and ":" not in node.value)
 
     def _is_temporary(self, node: ast.expr) -> bool:
         for child in ast.walk(node):
@@ -3985,6 +4016,9 @@ def _imports_siblings_bare(file: FileContext) -> bool:
             if first in sys.stdlib_module_names:
                 continue  # `from dataclasses import replace` beside accelerate's own
                 # `utils/dataclasses.py`: a relative import would name that one
+            if first == file.path.stem:
+                continue  # unitorch's `cli/tasks/deepspeed.py` imports the deepspeed
+                # package: as a script, the module would import itself
             if first != folder.name and ((folder / f"{first}.py").is_file()
                                          or (folder / first / "__init__.py").is_file()):
                 return True

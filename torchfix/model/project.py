@@ -816,7 +816,7 @@ class Project:
 
 
 def _era_digest(era: TorchEra | None) -> str:
-    return repr((era.torch, era.month, era.source)) if era is not None else ABSENT
+    return repr((era.torch, era.current, era.month, era.source)) if era is not None else ABSENT
 
 
 def _torchless_digest(listed: str | None) -> str:

@@ -11,6 +11,12 @@ fixes wrong. The date is the newest modification time of the metadata files at t
 keeps the times its files had when it was built, while a fresh clone or checkout gets
 today's, so a project someone works on now is read as current. torchfix never writes these
 files, so its own edits never move the date.
+
+Fixes may rely on the torch released at least `LAG_MONTHS` before that date, not the one
+current in its month: a release's code was written over the months before it, against the
+torch its author had installed, and its users install it beside the torch they have.
+torchiva 0.1.1 (November 2022, torch bare, round 55) got `weights_only=True` (torch 1.13,
+out four weeks before); its reviewer called it wrong, the code running on torch 1.8.
 """
 
 from __future__ import annotations
@@ -34,17 +40,20 @@ TORCH_RELEASES: tuple[tuple[Version, Month], ...] = (
 # From torch 2.0's release on, a project naming torch bare is taken to run any torch 2
 # (`UNDECLARED_FLOOR`): the era says nothing more.
 _MODERN: Month = TORCH_RELEASES[-1][1]
+LAG_MONTHS = 6
 
 METADATA_FILES = ("setup.py", "setup.cfg", "pyproject.toml", "PKG-INFO")
 
 
 @dataclass(frozen=True)
 class TorchEra:
-    """The torch current when the project's metadata was last changed, and when that was."""
+    """The torch current when the project's metadata was last changed, when that was, and
+    the torch fixes may rely on (`LAG_MONTHS` older)."""
 
-    torch: Version
+    torch: Version  # the newest release at least LAG_MONTHS older than `month`
     month: Month
     source: str  # the metadata file with the newest modification time
+    current: Version  # the release current in `month`
 
     @property
     def month_text(self) -> str:
@@ -52,9 +61,9 @@ class TorchEra:
 
 
 def find_torch_era(root: Path) -> TorchEra | None:
-    """The torch release current in the month the newest of the root's metadata files was
-    last modified, where that month predates torch 2.0; None where it does not, or where
-    the root has no metadata file."""
+    """The torch of the month the newest of the root's metadata files was last modified,
+    where that month predates torch 2.0; None where it does not, or where the root has
+    no metadata file."""
     newest: tuple[float, str] | None = None
     for path in _metadata_paths(root):
         try:
@@ -69,11 +78,18 @@ def find_torch_era(root: Path) -> TorchEra | None:
     month = (when.year, when.month)
     if month >= _MODERN:
         return None
+    months = month[0] * 12 + month[1] - 1 - LAG_MONTHS
+    return TorchEra(_released_by((months // 12, months % 12 + 1)), month, newest[1],
+                    _released_by(month))
+
+
+def _released_by(month: Month) -> Version:
+    """The newest torch released in or before `month` (1.0 before any was)."""
     current = TORCH_RELEASES[0][0]
     for version, released in TORCH_RELEASES:
         if released <= month:
             current = version
-    return TorchEra(current, month, newest[1])
+    return current
 
 
 def _metadata_paths(root: Path) -> list[Path]:

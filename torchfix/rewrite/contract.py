@@ -322,7 +322,10 @@ class FileContext:
             return None
         needs = f"{what} needs torch >= {since[0]}.{since[1]}"
         when = (f"last changed in {era.month_text} ({era.source}), when torch "
-                f"{era.torch[0]}.{era.torch[1]} was current")
+                f"{era.current[0]}.{era.current[1]} was current")
+        if era.torch != era.current:
+            when += (" and its users still ran the torch of six months before, "
+                     f"{era.torch[0]}.{era.torch[1]}")
         if self.project.dependencies_without_torch() is None:
             return f"{needs}, and the project names torch without a version in metadata {when}"
         return f"{needs}, and the project names no torch version in metadata {when}"
