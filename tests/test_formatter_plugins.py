@@ -3,11 +3,13 @@ and the docstring Raises sections assert-to-raise writes for them."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
 from codemods.assertions.raises_doc import documents, with_raises
+from torchfix.model.complexity import complexity
 from torchfix.model.formatter import find_formatter_settings
 
 
@@ -59,6 +61,26 @@ def test_a_raises_section_is_added_once():
     assert documents(once[3:-3], "ValueError") and not documents(once[3:-3], "TypeError")
 
 
+FOOTED = {  # torchwright (round 55): a generated `.. noise-footer::` block closes it
+    "google": ('"""Minimum.\n\n    Args:\n        a: first.\n\n    Returns:\n        The '
+               'minimum.\n\n    .. noise-footer::\n\n       Max error: 3.8e-06 abs.\n    """',
+               '    Returns:\n        The minimum.\n\n    Raises:\n        ValueError: a must '
+               'be positive\n\n    .. noise-footer::\n\n       Max error: 3.8e-06 abs.\n    """'),
+    "numpy": ('"""Minimum.\n\n    Returns\n    -------\n    float\n        The minimum.\n\n'
+              '    .. noise-footer::\n\n       Max error.\n    """',
+              '    float\n        The minimum.\n\n    Raises\n    ------\n    ValueError\n'
+              '        a must be positive\n\n    .. noise-footer::\n\n       Max error.\n    """'),
+}
+
+
+@pytest.mark.parametrize("style", sorted(FOOTED))
+def test_a_new_raises_section_goes_before_what_closes_the_docstring(style):
+    literal, ending = FOOTED[style]
+    edited = with_raises(literal, [("ValueError", "a must be positive")])
+    assert edited is not None and edited.endswith(ending)
+    assert edited.count("noise-footer") == 1 and edited.startswith(literal.split("    .. ")[0])
+
+
 @pytest.mark.parametrize("literal", [
     '"""One line."""',  # no sections
     'f"""Scale.\n\n    Args:\n        x: the input.\n    """',  # not a plain string
@@ -84,3 +106,58 @@ def test_darglints_docstring_style_comes_with_the_formatter_settings(tmp_path, f
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     assert find_formatter_settings(tmp_path).docstring_style == style
+
+
+@pytest.mark.parametrize(("files", "limit"), [
+    ({"pyproject.toml": '[tool.ruff.lint]\nselect = ["ALL"]\n'}, 10),  # ruff's default
+    ({"ruff.toml": '[lint]\nselect = ["C90"]\n[lint.mccabe]\nmax-complexity = 7\n'}, 7),
+    ({"ruff.toml": '[lint]\nselect = ["ALL"]\nignore = ["C901"]\n'}, None),
+    ({"pyproject.toml": '[tool.ruff.lint]\nselect = ["E", "F"]\n'}, None),
+    ({"setup.cfg": "[flake8]\nmax-complexity = 12\n"}, 12),
+    ({"setup.cfg": "[flake8]\nmax-complexity = -1\n"}, None),
+])
+def test_the_complexity_limit_c901_checks(tmp_path, files, limit):
+    assert find_formatter_settings(_project(tmp_path, files)).complexity_limit("a.py") == limit
+
+
+COMPLEX = '''
+def f(x, items):
+    if x:                       # 1
+        pass
+    elif x > 1:                 # 2
+        pass
+    else:
+        pass
+    for item in items:          # 3
+        while item:             # 4
+            item -= 1
+    else:
+        pass
+    try:
+        pass
+    except ValueError:          # 5
+        pass
+    except KeyError:            # 6
+        pass
+    else:                       # 7
+        pass
+    with open(x) as handle:
+        if handle and x or not x:  # 8: boolean operators do not count
+            pass
+    match x:
+        case 1:                 # 9
+            pass
+        case _:                 # irrefutable and last: not counted
+            pass
+
+    def inner():                # 10
+        assert x, "asserts do not count"
+        return [y for y in items if y]
+    return inner
+'''
+
+
+def test_mccabe_complexity_counts_as_ruff_does():
+    function = ast.parse(COMPLEX).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert complexity(function) == 11

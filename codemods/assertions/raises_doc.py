@@ -169,8 +169,31 @@ def with_raises(literal: str, entries: list[tuple[str, str]],
     header = [f"{indent}Raises:"] if style == "google" else [f"{indent}Raises",
                                                                f"{indent}------"]
     inner = indent + ("    " if style == "google" else "")
-    return _joined(prefix, quote, lines, last + 1,
+    return _joined(prefix, quote, lines, _after_sections(lines, style, headers[-1], indent),
                    ["", *header, *_entries(style, inner, new, line_length)])
+
+
+# A reST directive at the start of a line: `.. note::`, `.. noise-footer::`.
+_DIRECTIVE = re.compile(r"^[ \t]*\.\. [\w-]+::")
+
+
+def _after_sections(lines: list[str], style: str, last_header: int, indent: str) -> int:
+    """Where a new section goes: after the content of the last one, so that what follows
+    the sections at their indent stays last (torchwright's `.. noise-footer::` block,
+    which its own tool rewrites from the marker to the closing quotes: round 55's
+    reviewer found a `Raises` section added after it wiped on the next run). In a
+    Google docstring a section ends at a line back at the headers' indent; NumPy
+    sections hold lines at that indent, and end only at a directive."""
+    end = start = last_header + (1 if style == "google" else 2)
+    while end < len(lines):
+        line = lines[end]
+        if line.strip() and len(_indent(line)) <= len(indent) and (
+                style == "google" or _DIRECTIVE.match(line)):
+            break
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return end
 
 
 def _entries(style: str, inner: str, new: list[tuple[str, str]],

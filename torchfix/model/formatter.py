@@ -67,6 +67,10 @@ class FormatterSettings:
     # ruff's `[lint.flake8-tidy-imports] ban-relative-imports` (TID252): "parents" (its
     # default: `from ..x import y` is flagged, `from .x import y` is not) or "all".
     ban_relative_imports: str = "parents"
+    # ruff's `[lint.mccabe] max-complexity` (C901, where selected), and flake8's
+    # `max-complexity` (which is what turns its C901 on); None: not set.
+    max_complexity: int | None = None
+    flake8_max_complexity: int | None = None
 
     def enables(self, rule: str, path: str | None = None) -> bool:
         """Whether the lint rule `rule` (`"EM101"`, or a flake8 plugin's `"DAR401"`,
@@ -86,6 +90,17 @@ class FormatterSettings:
                 if any(_covers(code, rule) for code in codes) and _matches(pattern, path):
                     return False
         return True
+
+
+    def complexity_limit(self, path: str | None = None) -> int | None:
+        """The McCabe complexity (`torchfix.model.complexity`) a function of the file at
+        `path` may not pass without C901 failing it; None where no linter checks it."""
+        if self.enables("C901", path):
+            return self.max_complexity if self.max_complexity is not None else 10
+        if self.flake8_max_complexity is not None and not _ignored(
+                "C901", self.flake8_ignore, self.flake8_per_file_ignores, path):
+            return self.flake8_max_complexity
+        return None
 
 
 def find_formatter_settings(root: Path) -> FormatterSettings:
@@ -109,6 +124,7 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
     per_file: list[tuple[str, tuple[str, ...]]] = []
     star_any = False
     ban_relative = "parents"
+    max_complexity: int | None = None
     if ruff is not None:
         style = _table(ruff.get("format")).get("quote-style")
         quote = {"double": '"', "single": "'"}.get(style) if isinstance(style, str) else None
@@ -123,10 +139,14 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
             banned = _table(table.get("flake8-tidy-imports")).get("ban-relative-imports")
             if banned in ("parents", "all"):
                 ban_relative = banned
+            limit = _table(table.get("mccabe")).get("max-complexity")
+            if isinstance(limit, int) and not isinstance(limit, bool):
+                max_complexity = limit
     elif black is not None:
         skip = black.get("skip-string-normalization", black.get("skip_string_normalization"))
         quote = None if skip else '"'
-    plugins, flake8_ignore, flake8_per_file, docstring_style = _flake8_plugins(root)
+    plugins, flake8_ignore, flake8_per_file, docstring_style, flake8_complexity = \
+        _flake8_plugins(root)
     # The formatter that lays the code out decides whether a trailing comma is magic.
     layout = (_table(ruff.get("format")) if formatting.formatter == "ruff" and ruff
               else black if formatting.formatter == "black" and black else {})
@@ -137,7 +157,9 @@ def find_formatter_settings(root: Path) -> FormatterSettings:
                              docstring_style, formatting.formatter,
                              formatting.hugs_closing_bracket, skip_magic,
                              formatting.infer_from, allow_star_arg_any=star_any,
-                             ban_relative_imports=ban_relative)
+                             ban_relative_imports=ban_relative,
+                             max_complexity=max_complexity,
+                             flake8_max_complexity=flake8_complexity)
 
 
 # flake8 plugins and the prefix of their rules.
@@ -153,9 +175,10 @@ _MAX_FILE_BYTES = 1_000_000
 def _flake8_plugins(
     root: Path,
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...],
-           str | None]:
+           str | None, int | None]:
     """(the flake8 plugins the project runs, the rules `[flake8]` ignores, its
-    per-file-ignores, darglint's `docstring_style` where darglint runs)."""
+    per-file-ignores, darglint's `docstring_style` where darglint runs, its
+    `max-complexity`)."""
     sections: dict[str, dict[str, str]] = {}
     for name in _FLAKE8_CONFIGS:
         parser = configparser.RawConfigParser(strict=False)
@@ -187,7 +210,9 @@ def _flake8_plugins(
     if "darglint" in plugins:
         style = sections.get("darglint", {}).get("docstring_style", "google").strip().lower()
         style = style if style in DOCSTRING_STYLES else "google"
-    return tuple(plugins), tuple(ignore), tuple(per_file), style
+    limit = flake8.get("max-complexity", flake8.get("max_complexity", "")).strip()
+    complexity = int(limit) if limit.isdigit() else None
+    return tuple(plugins), tuple(ignore), tuple(per_file), style, complexity
 
 
 def _flake8_codes(value: str) -> list[str]:
