@@ -227,7 +227,7 @@ INVARIANT_MESSAGE = re.compile(
     r"(?-i:\bBUG\b)|\bthis is a bug\b|should (?:never|not) happen|can(?:not|'t) happen"
     # "Should never reach a leaf", "should not get here", "never reached"
     r"|should(?:n't| never| not) (?:reach|get here|be reached)|\bnever (?:be )?reached\b"
-    r"|internal error|\bunreachable\b|please report|\bsanity check\b"
+    r"|\binternal (?:\w+ )?error\b|\bunreachable\b|please report|\bsanity check\b"
     # "type checked on match()", "already validated", "is guaranteed by the loader"; not
     # "must be checked", "not guaranteed"
     r"|(?<!\bbe )\bchecked (?:on|in|by|at|during)\b"
@@ -769,11 +769,18 @@ class _Decider:
                 f"`{compared}` compares a type with a string, which never holds: the check "
                 "fails on every call; `isinstance(...)` was probably meant"))
         identity = self._instance_is_class(node.test)
+        if identity is not None and identity[1]:
+            # torch-npu's `assert sub_kernel is not NPUIndexTritonKernel` (round 55): an
+            # instance is never the class, so the check cannot fail; a raise as dead
+            return Decision(Verdict.REPORT, "TypeError", node, reason=(
+                f"`{identity[0]}` compares an object with a class by identity, which holds "
+                "for every instance: the check never fails; `not isinstance(...)` was "
+                "probably meant"))
         if identity is not None:
             # pytorch-quant-tool's `assert model is nn.Module` (round 48): an object is the
             # class only where the class itself is passed; a raise would keep the bug
             return Decision(Verdict.REPORT, "TypeError", node, reason=(
-                f"`{identity}` compares an object with a class by identity, which holds "
+                f"`{identity[0]}` compares an object with a class by identity, which holds "
                 "only for the class itself: the check fails for every instance; "
                 "`isinstance(...)` was probably meant"))
         always = self._always_raises(node)
@@ -1747,16 +1754,18 @@ class _Decider:
                 return False  # the container is bound anew before any read
         return False
 
-    def _instance_is_class(self, test: ast.expr) -> str | None:
-        """`model is nn.Module`, alone or `and`-ed: a name compared by `is` with a class
-        of torch (`torch.nn.Module`, `torch.Tensor`: a capitalised name below `torch.`)
-        or a builtin type (`int`, `dict`); its source, else None. `type(x) is nn.Module`
-        and `x.__class__ is ...` compare classes, as meant."""
+    def _instance_is_class(self, test: ast.expr) -> tuple[str, bool] | None:
+        """`model is nn.Module`, alone or `and`-ed: a name compared by `is` or `is not`
+        with a class of torch (`torch.nn.Module`, `torch.Tensor`: a capitalised name below
+        `torch.`), a builtin type (`int`, `dict`) or a class of the project (torch-npu's
+        `assert sub_kernel is not NPUIndexTritonKernel`, round 55); (its source, whether
+        it is `is not`), else None. `type(x) is nn.Module` and `x.__class__ is ...`
+        compare classes, as meant."""
         parts = test.values if isinstance(test, ast.BoolOp) and \
             isinstance(test.op, ast.And) else [test]
         for part in parts:
             if not (isinstance(part, ast.Compare) and len(part.ops) == 1
-                    and isinstance(part.ops[0], ast.Is)):
+                    and isinstance(part.ops[0], (ast.Is, ast.IsNot))):
                 continue
             left, right = part.left, part.comparators[0]
             if not isinstance(left, ast.Name) or self.model.qualified_name(left):
@@ -1764,12 +1773,21 @@ class _Decider:
             if left.id in ("cls", "klass", "class_", "kind", "type_") or \
                     "class" in left.id.lower() or "type" in left.id.lower():
                 continue
-            qualified = self.model.qualified_name(right) or ""
-            last = qualified.rsplit(".", 1)[-1]
-            if (qualified.startswith("torch.") and last[:1].isupper()) or \
-                    qualified in BUILTIN_TYPES:
-                return ast.unparse(part)
+            if self._names_a_class(right):
+                return ast.unparse(part), isinstance(part.ops[0], ast.IsNot)
         return None
+
+    def _names_a_class(self, node: ast.expr) -> bool:
+        qualified = self.model.qualified_name(node) or ""
+        last = qualified.rsplit(".", 1)[-1]
+        if (qualified.startswith("torch.") and last[:1].isupper()) or \
+                qualified in BUILTIN_TYPES:
+            return True
+        if qualified and self.file.project.class_facts(qualified) is not None:
+            return True
+        bindings = self.model.bindings(node) if isinstance(node, ast.Name) else []
+        return bool(bindings) and all(binding.kind is BindingKind.CLASS
+                                      for binding in bindings)
 
     def _narrows_optional_local(self, node: ast.Assert) -> bool:
         """`assert ids is not None`, with no message, where `ids` is a local the function

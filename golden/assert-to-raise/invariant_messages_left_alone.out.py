@@ -15,3 +15,11 @@ def update_requests(request_ids, total_request_count: int):
     # todo: remove these asserts?
     assert len(request_ids) <= total_request_count, "too many requests"
     return request_ids
+
+
+def permute(current_dims, desired_dims):
+    # vollo-torch (round 55): its compiler's own errors, called internal by their message
+    assert current_dims == desired_dims, (
+        "internal compiler error: sequence of transposes does not produce desired permutation"
+    )
+    return desired_dims

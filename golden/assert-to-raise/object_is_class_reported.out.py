@@ -18,3 +18,13 @@ def check(cls, x: int):
         raise TypeError("expected type(x) is int")
     assert x is int
     return x
+
+
+class Kernel:
+    pass
+
+
+def combine(kernels, sub_kernel):
+    # torch-npu (round 55): an instance is never the class, so the check cannot fail
+    assert sub_kernel is not Kernel
+    return [sub_kernel, *kernels]
