@@ -969,6 +969,29 @@ def test_a_release_weeks_after_a_torch_relies_on_the_one_before(tmp_path, cli):
     assert "[no automatic fix]" in old.stdout
 
 
+CHECKPOINT = ("import torch\n\n\ndef save_checkpoint(model, path='checkpoint.pt'):\n"
+              "    torch.save(model.state_dict(), path)\n\n\n"
+              "def load_checkpoint(model, path='checkpoint.pt'):\n"
+              "    model.load_state_dict(torch.load(path))\n")
+
+
+def test_a_release_of_torch_on_python_35_gets_no_atomic_save_helper(tmp_path, cli):
+    # torchlib (2018) and pytorch-skipthoughts (2017), round 56: no Python version
+    # declared, torch 0.4's days; the helper's f-strings do not import on Python 3.5
+    (tmp_path / "setup.py").write_text(
+        'from setuptools import setup\nsetup(name="lib", install_requires=["torch"])\n')
+    (tmp_path / "train.py").write_text(CHECKPOINT)
+    fresh = cli("check", "--select", "atomic-save", "--show-all", ".")
+    assert "train.py:5:5" in fresh.stdout and "[no automatic fix]" not in fresh.stdout
+    _dated(tmp_path / "setup.py", 2018, 10)
+    old = cli("check", "--select", "atomic-save", "--show-all", "--unsafe-fixes", ".")
+    assert "not rewritten: the helper needs Python 3.6, and the project declares no " \
+           "Python version in metadata last changed in 2018-10 (setup.py), when its " \
+           "torch, 0.4, still ran on Python 3.5 [no automatic fix]" in old.stdout
+    cli("apply", "--select", "atomic-save", "--unsafe-fixes", ".")
+    assert (tmp_path / "train.py").read_text() == CHECKPOINT
+
+
 def test_a_fresh_checkout_is_read_as_current(tmp_path):
     (tmp_path / "requirements.txt").write_text("torch\n")
     assert find_torch_era(tmp_path) is None

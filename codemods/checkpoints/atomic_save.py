@@ -320,6 +320,8 @@ CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a param
                         "caller)")
 # "no load of it is seen", not "never loads it back": round 29's reviewers found the file
 # loaded through a folder joined with another name (bmtrain, deepod, slideflow).
+EARLY_STOPPING_REASON = (" (the best model so far, kept by {owner} for the same run to read "
+                         "back: a crash that tears it ends that run too)")
 UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
                              "neither its path nor the function names one, and no load of it "
                              "is seen in this module)")
@@ -366,7 +368,10 @@ PASS_THROUGH = frozenset(
 LOAD_WORDS = frozenset({"load", "resume", "restore"})
 # Training counters: a saved value naming one is a checkpoint's (`{"epoch": epoch, ...}`).
 COUNTER_WORDS = frozenset({"epoch", "epochs", "step", "steps", "iteration", "iterations",
-                           "iter"})
+                           "iter", "itr"})
+# What a function that makes a file's name from its arguments is called
+# (`get_checkpoint_filename(itr)`).
+FILE_NAMER_WORDS = frozenset({"filename", "fname", "filepath"})
 # What a file name numbered per save formats: a training counter, or a trainer's milestone
 # (`f"model-{milestone}.pt"`, milestone = step // save_every).
 FILE_COUNTER_WORDS = COUNTER_WORDS | {"milestone"}
@@ -512,6 +517,12 @@ _EXTENSION = re.compile(r"\.(?:pt|pth|ckpt|bin|tar|pkl|safetensors|model)$")
 HELPER_PYTHON = (3, 6)
 OLD_PYTHON_REASON = ("the helper needs Python 3.6, and the project supports Python "
                      "{version} ({source})")
+# torch 1.5 (April 2020) was the first without Python 3.5: a release of the days before it
+# that declares no Python version may run there.
+LAST_TORCH_ON_PYTHON_35 = (1, 5)
+OLD_ERA_REASON = ("the helper needs Python 3.6, and the project declares no Python version "
+                  "in metadata last changed in {month} ({source}), when its torch, {torch}, "
+                  "still ran on Python 3.5")
 # The project's tests replace torch.save with a mock and check what it was given: the
 # helper hands torch.save a temporary path, so they fail (torchbearer, round 21).
 MOCKED_SAVE = "atomic-save/mocked-save"
@@ -898,11 +909,22 @@ class AtomicSave(Codemod):
             decisions = _unsafe_for(decisions, CLI_REASON,
                                     keep=lambda node: facts.in_checkpoint_function(node))
         python = file.project.python_floor()
+        era = file.project.torch_era() if python is None and file.min_torch() is None \
+            else None
         if python is not None and python.version < HELPER_PYTHON:
             # not even unsafe: the module would not import there (pytorch-pretrained-bert,
             # round 23, branches on Python 2 in its code)
             reason = OLD_PYTHON_REASON.format(
                 version=f"{python.version[0]}.{python.version[1]}", source=python.source)
+        elif era is not None and era.torch < LAST_TORCH_ON_PYTHON_35:
+            # torchlib (2018) and pytorch-skipthoughts (2017), round 56: releases of the
+            # days of torch on Python 3.5, declaring no Python; their reviewers called the
+            # helper's f-strings wrong there
+            reason = OLD_ERA_REASON.format(month=era.month_text, source=era.source,
+                                           torch=f"{era.torch[0]}.{era.torch[1]}")
+        else:
+            reason = None
+        if reason is not None:
             for node, _, message in decisions:
                 yield Finding(node, f"{_without_weak_reason(message)}; not rewritten: {reason}",
                               Safety.MANUAL)
@@ -1292,6 +1314,9 @@ class _Facts:
         manager = self._managed_folder(destination, call)
         if manager is not None:
             return Safety.UNSAFE, CALL_MESSAGE + MANAGED_FOLDER_REASON.format(manager=manager)
+        stopper = self._early_stopping_class(call)
+        if stopper is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + EARLY_STOPPING_REASON.format(owner=stopper)
         if not self._resumed_from(destination, call):
             return Safety.UNSAFE, CALL_MESSAGE + UNKNOWN_CHECKPOINT_REASON
         derived = self._derived_copy(call)
@@ -1865,6 +1890,18 @@ class _Facts:
                         ast.dump(opener.args[0]) == target:
                     return ancestor
         return None
+
+    def _early_stopping_class(self, call: ast.Call) -> str | None:
+        """The early-stopping class the save is a method of (`EarlyStopping`, copied into
+        many projects from pytorchtools): it keeps the best model of the run so far, for
+        the same run to read back; a crash that tears it ends that run too (tytorch's and
+        desctorch's, rounds 56 and 54: reviewers called the helper noise there)."""
+        owner = self.model.enclosing_class(call)
+        if owner is None:
+            return None
+        words = identifier_words(owner.name)
+        return owner.name if "early" in words and ({"stop", "stopping", "stopper"} & set(words)) \
+            else None
 
     def _relative_in_temporary_cwd(self, destination: ast.expr, call: ast.Call) -> bool:
         """Whether a relative path is saved inside `with cwd(tmp_dir):`, a context
@@ -2879,7 +2916,7 @@ class _Facts:
     def _formatted_counters(self, destination: ast.expr, scope: object) -> set[str]:
         """The training counters (`epoch`, `self.step`) a destination formats into its
         name, directly (`f"model_{epoch}.pt"`) or through the locals it is built from."""
-        return {counter for _, counter in self._counter_formats(destination, scope)}
+        return {counter for _, counter in self._counter_formats(destination, scope, hops=2)}
 
     def _counter_folders(self, destination: ast.expr, scope: object) -> set[str]:
         """The local names the destination is built from whose one binding in the
@@ -2887,20 +2924,29 @@ class _Facts:
         return {local for local, _ in self._counter_formats(destination, scope)
                 if local is not None}
 
-    def _counter_formats(self, destination: ast.expr, scope: object
+    def _counter_formats(self, destination: ast.expr, scope: object, hops: int = 1
                          ) -> Iterator[tuple[str | None, str]]:
         """(local, counter) for each training counter formatted into the destination:
         `local` is the name the destination reads whose one binding in `scope` formats it
         (`checkpoint_dir = f"checkpoint_epoch_{epoch}"`), None where the destination
         formats it itself."""
         yield from ((None, counter) for counter in _counters_formatted(destination))
-        for node in ast.walk(destination):
-            if isinstance(node, ast.Name):
-                bindings = self.model.bindings(node)
-                if len(bindings) == 1 and bindings[0].scope is scope and \
-                        bindings[0].value is not None:
-                    yield from ((node.id, counter)
-                                for counter in _counters_formatted(bindings[0].value))
+        seen: set[int] = set()
+        pending: list[tuple[ast.AST, str | None]] = [(destination, None)]
+        for _ in range(hops):  # `path = join(folder, save_name)`, `save_name = name_for(itr)`
+            found: list[tuple[ast.AST, str | None]] = []
+            for value, local in pending:
+                for node in ast.walk(value):
+                    if not isinstance(node, ast.Name):
+                        continue
+                    bindings = self.model.bindings(node)
+                    if len(bindings) == 1 and bindings[0].scope is scope and \
+                            bindings[0].value is not None and id(bindings[0].value) not in seen:
+                        seen.add(id(bindings[0].value))
+                        yield from ((local or node.id, counter)
+                                    for counter in _counters_formatted(bindings[0].value))
+                        found.append((bindings[0].value, local or node.id))
+            pending = found
 
     def _library_saver(self, call: ast.Call) -> str | None:
         """The saver's name if the call is a library saver that writes in place."""
@@ -3223,7 +3269,7 @@ class _Helper:
         precise = bans_any(self.file)  # `typing.Union`, `typing.IO`: typing is needed
         if any_name is not None and not precise:  # the module's own `Any`: no `import typing`
             modules = tuple(module for module in modules if module != "typing")
-        blocker = blocker or self._clashes(modules)
+        blocker = blocker or self._clashes(modules) or self._aliased(modules)
         if blocker is not None:
             return None, blocker, ()
         assert save is not None
@@ -3276,6 +3322,23 @@ class _Helper:
                  if bindings and all(b.is_import and b.qualified_name in TORCH_SAVE
                                      for b in bindings)]
         return _first(scope, saves) if saves else None
+
+    def _aliased(self, modules: Sequence[str]) -> str | None:
+        """Why the helper's bare imports do not fit a module that imports them under
+        other names (torchutils' `import os as _os`, `import torch as _torch`, round 56: a
+        second, bare `import os` beside it, which its isort check and its convention of
+        private names both reject)."""
+        aliases = sorted(
+            f"{binding.qualified_name} as `{name}`"
+            for name, bindings in self.model.module_scope.bindings.items()
+            for binding in bindings
+            if binding.is_import and binding.qualified_name in modules
+            and name != binding.qualified_name and not self.model.module_scope.local(
+                binding.qualified_name))
+        if not aliases:
+            return None
+        return (f"the module imports {aliases[0]}: the helper's bare imports would sit "
+                "beside it")
 
     def _clashes(self, modules: Sequence[str]) -> str | None:
         """Why the helper's imports cannot be used here, if they cannot."""
@@ -4247,6 +4310,14 @@ def _counters_formatted(value: ast.AST) -> list[str]:
                 inner.func.attr == "format" and isinstance(inner.func.value, ast.Constant)
                 and isinstance(inner.func.value.value, str)):
             formatted += [*inner.args, *(keyword.value for keyword in inner.keywords)]
+        elif isinstance(inner, ast.Call) and FILE_NAMER_WORDS & set(
+                identifier_words(_identifier(inner.func) or "")):
+            # neurotorch's `self.get_checkpoint_filename(itr)` (round 56)
+            formatted += [*inner.args, *(keyword.value for keyword in inner.keywords)]
+    # `str(self.epoch)` (torchutils, round 56) formats the counter it converts
+    formatted = [field.args[0] if isinstance(field, ast.Call) and isinstance(
+        field.func, ast.Name) and field.func.id in ("str", "int") and len(field.args) == 1
+        else field for field in formatted]
     return [_dotted(field) or _identifier(field) or "" for field in formatted
             if isinstance(field, ast.Name | ast.Attribute)
             and FILE_COUNTER_WORDS & set(identifier_words(_identifier(field) or ""))

@@ -80,6 +80,13 @@ class RequireGradTypo(Codemod):
                               f"({own}): if this is not such an attribute, torch's flag is "
                               "`requires_grad`", Safety.MANUAL)
                 continue
+            computed = _computed_by(file, node)
+            if computed is not None:
+                yield Finding(node, "`require_grad` is a typo for `requires_grad`, but the "
+                              f"tensor comes from {computed}: where that is computed from "
+                              "tensors that need gradients, it is no leaf, and setting "
+                              "`requires_grad` on it raises RuntimeError", Safety.MANUAL)
+                continue
             # Unsafe: the fix makes the assignment take effect, so what trains changes;
             # dffml's pretrained model (round 50) trained the very layer its typo meant
             # to freeze, and frozen, nothing needed a gradient and backward() raised.
@@ -87,6 +94,37 @@ class RequireGradTypo(Codemod):
                           "this assignment changes nothing (unsafe: fixed, it takes effect, "
                           "and which parameters train changes)", Safety.UNSAFE,
                           (ReplaceNode(node, f"{file.source(node.value)}.requires_grad"),))
+
+
+# torch calls whose result is a leaf tensor: setting `requires_grad` on it works.
+LEAF_MAKERS = frozenset({"tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full",
+                         "rand", "randn", "randint", "arange", "linspace", "eye",
+                         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+                         "randn_like", "Parameter"})
+
+
+def _computed_by(file: FileContext, node: ast.Attribute) -> str | None:
+    """The call a local tensor set `require_grad = True` comes from (`trans_hidden =
+    self.hidden.transform(hidden_sample_positive)`), where that call is neither a torch
+    factory nor `.detach()`: pytorch-probgraph's RBM (round 56) samples it from the model's
+    weights, a tensor with a history, and the fixed assignment raised on every step.
+    None where the value is False, or the tensor is not such a local."""
+    statement = file.semantic.parent(node)
+    if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+            and statement.value.value is True and isinstance(node.value, ast.Name)):
+        return None
+    bindings = file.semantic.bindings(node.value)
+    values = [binding.value for binding in bindings]
+    if len(values) != 1 or not isinstance(values[0], ast.Call):
+        return None
+    call = values[0]
+    for inner in ast.walk(call.func):
+        if isinstance(inner, ast.Attribute) and inner.attr in ("detach", "detach_"):
+            return None
+    meaning = file.semantic.qualified_name(call.func) or ""
+    if meaning.startswith("torch.") and meaning.rsplit(".", 1)[-1] in LEAF_MAKERS:
+        return None
+    return f"`{ast.unparse(call.func)}(...)`"
 
 
 def own_name(project: Project, root: str) -> str:

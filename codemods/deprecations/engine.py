@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from torchfix.model.ast_index import nodes_of
 from torchfix.model.semantic import Binding
+from torchfix.model.test_code import is_test_path
 from torchfix.model.version_guards import in_import_fallback, older_branch_ceiling
 from torchfix.rewrite.contract import (
     AddKeyword,
@@ -199,6 +200,8 @@ class Table:
         ancestors = list(file.semantic.ancestors(node))
         if in_import_fallback(node, ancestors):
             return True
+        if _mirrored_in_test(file, entry.name.rsplit(".", 1)[-1], node, ancestors):
+            return True
         if entry.replacement and _replacement_missing_branch(file, entry.replacement, node,
                                                              ancestors):
             return True
@@ -360,6 +363,18 @@ class Table:
             handled.update(id(reference) for reference in references)
             plans.append((alias, entry, binding, references))
         if not plans:
+            return
+        private = [alias.name for alias, entry in rows if entry is None]
+        if private and all(entry.status == "non-public" for _, entry, _, _ in plans):
+            # phytorchx (round 56): `from torch.utils.data._utils.collate import
+            # default_collate_fn_map, default_collate`; moving one name leaves the private
+            # module imported for the other, so the change buys nothing
+            kept = ", ".join(f"`{name}`" for name in private)
+            for _alias, entry, _binding, _references in plans:
+                yield Finding(node, self._message(entry, (
+                    f"the same import brings {kept} from {node.module}, which has no public "
+                    "name: the private module stays imported either way")),
+                    Safety.MANUAL, code=self.codes.imported)
             return
         in_place = self._rewrite_in_place(file, node, rows, plans)
         if in_place is not None:
@@ -566,6 +581,40 @@ def _replacement_missing_branch(file: FileContext, replacement: str, node: ast.A
     return False
 
 
+def _mirrored_in_test(file: FileContext, name: str, node: ast.AST,
+                      ancestors: list[ast.AST]) -> bool:
+    """Whether a test function uses the torch call as the reference for the same name of
+    another library: mindtorch, a torch API on MindSpore, tests `ms_torch.range(1, 10)`
+    against `torch.range(1, 10)` and `k1.ger(k2)` against `torch.ger(v1, v2)` (round 56:
+    21 migrations of the reference called noise, one wrong). The test keeps the torch
+    call its twin imitates."""
+    function = next((parent for parent in ancestors
+                     if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None or not (function.name.startswith("test")
+                                or is_test_path(file.path)):
+        return False
+    for inner in ast.walk(function):
+        if isinstance(inner, ast.Attribute) and inner.attr == name and inner is not node:
+            owner = file.semantic.qualified_name(inner.value)
+            if (owner is None or not (owner == "torch" or owner.startswith("torch."))) \
+                    and not _reaches_torch(file, inner.value):
+                return True
+    return False
+
+
+def _reaches_torch(file: FileContext, value: ast.expr) -> bool:
+    """Whether `value` is torch or a local bound to a torch call (`v1 = torch.arange(...)`
+    then `v1.ger(v2)`: a torch tensor's method, not another library's)."""
+    if isinstance(value, ast.Name):
+        for binding in file.semantic.bindings(value):
+            bound = binding.value
+            if isinstance(bound, ast.Call):
+                meaning = file.semantic.qualified_name(bound.func) or ""
+                if meaning == "torch" or meaning.startswith("torch."):
+                    return True
+    return False
+
+
 def _availability_guarded(file: FileContext, node: ast.AST) -> bool:
     """Whether the use runs only where an enclosing `if` (or conditional expression) checks
     that a part of torch is there (`torch.distributed.is_available()`: lightning-thunder's
@@ -679,8 +728,14 @@ def _fix_range(file: FileContext, entry: Entry, call: ast.Call, func: str,
     step_value = values[2]
     edits: list[Edit] = []
     end_value = values[1]
+    if ints and step_value == 0:
+        return "its step is 0"
     if ints:
-        edits.append(ReplaceNode(end, str(end_value + step_value)))  # type: ignore[operator]
+        # the step after the last value (mindtorch's `torch.range(1, 10, 2)`, round 56,
+        # is `torch.arange(1, 11, 2)`; `end + step`, 12, added 11)
+        start_value: int = values[0]  # type: ignore[assignment]
+        count = (end_value - start_value) // step_value + 1  # type: ignore[operator]
+        edits.append(ReplaceNode(end, str(start_value + count * step_value)))
     elif (step_value == 1 and isinstance(end, ast.BinOp) and isinstance(end.op, ast.Sub)
           and model.literal(end.right) == 1):
         edits.append(ReplaceNode(end, file.source(end.left)))

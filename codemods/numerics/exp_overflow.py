@@ -260,7 +260,8 @@ def _logistic(model: SemanticModel, call: ast.Call) -> bool:
     parent = model.parent(call)
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
         other = parent.left if parent.right is call else parent.right
-        return _positive_constant(model, other) and _divides(model, parent)
+        return _positive_constant(model, other) and _divides(model, parent) \
+            and not _exp_in_numerator(model, parent, call)
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div) and parent.left is call:
         denominator = parent.right
         if not (isinstance(denominator, ast.BinOp) and isinstance(denominator.op, ast.Add)):
@@ -270,6 +271,21 @@ def _logistic(model: SemanticModel, call: ast.Call) -> bool:
         return len(same) == 1 and _positive_constant(
             model, sides[1] if sides[0] is same[0] else sides[0])
     return False
+
+
+def _exp_in_numerator(model: SemanticModel, total: ast.BinOp, call: ast.Call) -> bool:
+    """Whether the division by `c + exp(x)` has `exp(x)` inside a longer numerator:
+    pytorch-mini's `tanh` as `(exp(2 * x) - 1) / (exp(2 * x) + 1)` (round 56), where
+    clamping the denominator's alone leaves the numerator's to overflow, and below that
+    makes the ratio pass 1 (`exp(x) / (1 + exp(x))` itself is the logistic's other form)."""
+    division = model.parent(total)
+    if not (isinstance(division, ast.BinOp) and isinstance(division.op, ast.Div)):
+        return False
+    numerator = division.left
+    if isinstance(numerator, ast.Call) and ast.dump(numerator) == ast.dump(call):
+        return False
+    return any(isinstance(inner, ast.Call) and model.qualified_name(inner.func) == "math.exp"
+               for inner in ast.walk(numerator))
 
 
 def _divides(model: SemanticModel, total: ast.BinOp) -> bool:

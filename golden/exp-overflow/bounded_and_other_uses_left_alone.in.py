@@ -63,3 +63,9 @@ def sigmoid(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     else:
         return math.exp(x) / (1.0 + math.exp(x))
+
+
+def tanh(x: float) -> float:
+    # pytorch-mini (round 56): the numerator's exp overflows first, and clamping the
+    # denominator's alone makes the ratio pass 1 (54.6 at x = 352): not a logistic
+    return (math.exp(2 * x) - 1) / (math.exp(2 * x) + 1)

@@ -32,6 +32,7 @@ Month = tuple[int, int]  # (year, month)
 
 # The month each torch release came out, oldest first (pytorch.org release notes).
 TORCH_RELEASES: tuple[tuple[Version, Month], ...] = (
+    ((0, 1), (2017, 1)), ((0, 2), (2017, 8)), ((0, 3), (2017, 12)), ((0, 4), (2018, 4)),
     ((1, 0), (2018, 12)), ((1, 1), (2019, 5)), ((1, 2), (2019, 8)), ((1, 3), (2019, 10)),
     ((1, 4), (2020, 1)), ((1, 5), (2020, 4)), ((1, 6), (2020, 7)), ((1, 7), (2020, 10)),
     ((1, 8), (2021, 3)), ((1, 9), (2021, 6)), ((1, 10), (2021, 10)), ((1, 11), (2022, 3)),
@@ -84,7 +85,7 @@ def find_torch_era(root: Path) -> TorchEra | None:
 
 
 def _released_by(month: Month) -> Version:
-    """The newest torch released in or before `month` (1.0 before any was)."""
+    """The newest torch released in or before `month` (0.1 before any was)."""
     current = TORCH_RELEASES[0][0]
     for version, released in TORCH_RELEASES:
         if released <= month:

@@ -40,7 +40,7 @@ from torchfix.rewrite.contract import (
 )
 from torchfix.rewrite.edits import append_argument, insert_imports, keyword, statement_indexes
 from torchfix.rewrite.import_order import NewImport, member_key, plan_imports
-from torchfix.rewrite.layout import keeps_long_code_lines, line_length
+from torchfix.rewrite.layout import line_length, sets_no_line_length
 from torchfix.rewrite.transformer import Focus, FocusedTransformer, TransformerSettings
 
 
@@ -101,8 +101,7 @@ class Editor(FocusedTransformer):
             return True
         if self._line_limit is None:
             limit = line_length(self.file)
-            self._line_limit = 0 if self.file.project.formatter_line_length() is None \
-                and keeps_long_code_lines(self.file, limit) else limit
+            self._line_limit = 0 if sets_no_line_length(self.file, limit) else limit
         if not self._line_limit:
             return True
         position = self.position(call)

@@ -57,6 +57,17 @@ def line_length(file: FileContext) -> int:
     return file.project.formatter_line_length() or DEFAULT_LINE_LENGTH
 
 
+def sets_no_line_length(file: FileContext, limit: int) -> bool:
+    """Whether nothing holds the file to `limit`: no line length is configured, no
+    formatter is (a `[tool.ruff]` or `[tool.black]` table formats at 88: tytorch's
+    `ruff format`, round 56, would wrap a 101-column call that another module of it kept
+    long), and the file keeps longer lines of code. A long new line is then as the file
+    writes them."""
+    return (file.project.formatter_line_length() is None
+            and file.project.formatter_settings().formatter is None
+            and keeps_long_code_lines(file, limit))
+
+
 def indent_unit(file: FileContext) -> str:
     """One level of indentation as the file writes it: the step most of its blocks take
     (nnunetv2's trainer indents one `try:` by 3 spaces and everything else by 4), the
@@ -148,8 +159,8 @@ def _split(file: FileContext, node: ast.AST, number: int, end: int, new: str,
     olds = [file.lines[n - 1].rstrip("\r\n") for n in range(number, end + 1)]
     old = olds[0]
     limit = line_length(file)
-    if file.project.formatter_line_length() is None and keeps_long_code_lines(file, limit):
-        return None  # no configured line length, and the file does not keep to 88
+    if sets_no_line_length(file, limit):
+        return None  # nothing sets a line length, and the file does not keep to 88
     if any(len(line) > limit or "\\" in line for line in olds) or len(new) <= limit \
             or PRAGMA.search(olds[0]) or PRAGMA.search(olds[-1]):
         return None
@@ -508,8 +519,8 @@ def _exploded_body(file: FileContext, call: ast.Call, argument: str) -> str | No
     head, body_line, last = (file.lines[n - 1].rstrip("\r\n")
                              for n in range(span.line, span.end_line + 1))
     limit = line_length(file)
-    if file.project.formatter_line_length() is None and keeps_long_code_lines(file, limit):
-        return None  # no configured line length, and the file does not keep to 88
+    if sets_no_line_length(file, limit):
+        return None  # nothing sets a line length, and the file does not keep to 88
     source = file.source(call)
     if not head.endswith("(") or last.strip()[:1] != ")" or _has_comment(source) \
             or _has_trailing_comma(source) or "\\" in source \
