@@ -320,6 +320,8 @@ CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a param
                         "caller)")
 # "no load of it is seen", not "never loads it back": round 29's reviewers found the file
 # loaded through a folder joined with another name (bmtrain, deepod, slideflow).
+FINAL_SAVE_REASON = (" (written once, after the training at line {line}: a crash tears "
+                     "only what running again makes again)")
 EARLY_STOPPING_REASON = (" (the best model so far, kept by {owner} for the same run to read "
                          "back: a crash that tears it ends that run too)")
 UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
@@ -1335,7 +1337,47 @@ class _Facts:
         counter = self._new_file_per_counter(destination, call)
         if counter is not None:
             return Safety.UNSAFE, CALL_MESSAGE + PER_COUNTER_REASON.format(counter=counter)
+        work = self._final_save_after(call)
+        if work is not None:
+            return Safety.UNSAFE, CALL_MESSAGE + FINAL_SAVE_REASON.format(line=work.lineno)
         return Safety.SAFE, CALL_MESSAGE
+
+    def _final_save_after(self, call: ast.Call) -> ast.AST | None:
+        """The training loop or `.fit(...)` call that the save follows, once, in the same
+        function (or script): shapr-torch's `torch.save` after `trainer.fit(...)` (round
+        57), pytorch-ner's final `model.pth` (round 56). Written once a run, the file is
+        made again by running again, and reviewers split on the helper there (accepted
+        for chrombpnet's final weights, round 54; noise or not a fix for these two).
+        None where the save repeats (in a loop), or the function's name says checkpoint
+        (`save_checkpoint` is called over and over)."""
+        function = self.model.enclosing_function(call)
+        if self.in_checkpoint_function(call):
+            return None
+        container: ast.AST = function if function is not None else self.tree
+        statement = self.model.statement(call)
+        for ancestor in self.model.ancestors(call):
+            if ancestor is container:
+                break
+            if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While, ast.comprehension,
+                                     ast.ListComp, ast.SetComp, ast.DictComp,
+                                     ast.GeneratorExp, ast.FunctionDef, ast.AsyncFunctionDef,
+                                     ast.Lambda)):
+                return None
+        if statement is None:
+            return None
+        for node in ast.walk(container):
+            if getattr(node, "lineno", statement.lineno) >= statement.lineno:
+                continue
+            if self.model.enclosing_function(node) is not function:
+                continue
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(
+                    isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+                    and inner.func.attr in ("backward", "step") for inner in ast.walk(node)):
+                return node
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "fit":
+                return node
+        return None
 
     def _developer_folder(self) -> str | None:
         """The home folder a module-level assignment of the module names (`MODEL_PATH =
@@ -4314,14 +4356,24 @@ def _counters_formatted(value: ast.AST) -> list[str]:
                 identifier_words(_identifier(inner.func) or "")):
             # neurotorch's `self.get_checkpoint_filename(itr)` (round 56)
             formatted += [*inner.args, *(keyword.value for keyword in inner.keywords)]
-    # `str(self.epoch)` (torchutils, round 56) formats the counter it converts
-    formatted = [field.args[0] if isinstance(field, ast.Call) and isinstance(
-        field.func, ast.Name) and field.func.id in ("str", "int") and len(field.args) == 1
-        else field for field in formatted]
+    # `str(self.epoch)` (torchutils, round 56) formats the counter it converts, and
+    # `epoch + 1` (torchh's DCGAN tutorial, round 57) the counter it offsets
+    formatted = [_counted(field) for field in formatted]
     return [_dotted(field) or _identifier(field) or "" for field in formatted
             if isinstance(field, ast.Name | ast.Attribute)
             and FILE_COUNTER_WORDS & set(identifier_words(_identifier(field) or ""))
             and not _configured(field)]
+
+
+def _counted(field: ast.expr) -> ast.expr:
+    """The counter a formatted field shows: `epoch` in `str(epoch)` and `epoch + 1`."""
+    if isinstance(field, ast.Call) and isinstance(field.func, ast.Name) and \
+            field.func.id in ("str", "int") and len(field.args) == 1:
+        return _counted(field.args[0])
+    if isinstance(field, ast.BinOp) and isinstance(field.op, (ast.Add, ast.Sub)) and \
+            isinstance(field.right, ast.Constant) and isinstance(field.right.value, int):
+        return _counted(field.left)
+    return field
 
 
 # Words of what holds a run's settings: a count read from one (`cfg.epochs`) is how long the

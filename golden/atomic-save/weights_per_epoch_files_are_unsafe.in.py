@@ -27,3 +27,12 @@ def train_resumable(model, optimizer, epochs, path_output):
 def main(model, optimizer):
     train(model, optimizer, 100, "runs", 10)
     train_resumable(model, optimizer, 100, "runs")
+
+
+def train_gan(net_g, loader, out_dir, epochs):
+    # torchh's DCGAN tutorial (round 57): the counter is offset, `epoch + 1`; a new file
+    # per epoch of a function nothing here calls is left alone
+    for epoch in range(epochs):
+        for batch in loader:
+            net_g(batch)
+        torch.save(net_g.state_dict(), os.path.join(out_dir, f"netG_epoch_{epoch + 1}.pth"))

@@ -36,6 +36,15 @@ def append_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
                 first_line=cst.TrailingWhitespace(newline=after.first_line.newline)))
         args[-1] = last.with_changes(comma=separator)
         args.append(arg.with_changes(comma=inherited))
+    elif _sole_argument_over_lines(call):
+        # `torch.load(\n    os.path.join(\n        ...\n    )\n)`: black explodes the call
+        # once it has two arguments, one a line, the last with a trailing comma
+        # (torchpippy's `), weights_only=True`, round 57, was one black would redo)
+        args[-1] = last.with_changes(
+            comma=cst.Comma(whitespace_after=_without_comments(call.whitespace_before_args)),
+            whitespace_after_arg=cst.SimpleWhitespace(""))
+        args.append(arg.with_changes(comma=cst.Comma(whitespace_after=last.whitespace_after_arg),
+                                     whitespace_after_arg=cst.SimpleWhitespace("")))
     else:
         args[-1] = last.with_changes(comma=separator, whitespace_after_arg=cst.SimpleWhitespace(""))
         args.append(
@@ -43,6 +52,19 @@ def append_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
                              whitespace_after_arg=last.whitespace_after_arg)
         )
     return call.with_changes(args=args)
+
+
+def _sole_argument_over_lines(call: cst.Call) -> bool:
+    """Whether the call's one argument sits on lines of its own and spans several, with
+    no comma or comment after it (`f(\n    g(\n        x\n    )\n)`)."""
+    if len(call.args) != 1 or not isinstance(call.whitespace_before_args,
+                                             cst.ParenthesizedWhitespace):
+        return False
+    sole = call.args[0]
+    if isinstance(sole.comma, cst.Comma) or _commented(sole.whitespace_after_arg) or \
+            not isinstance(sole.whitespace_after_arg, cst.ParenthesizedWhitespace):
+        return False
+    return "\n" in cst.Module(body=[]).code_for_node(sole.value)
 
 
 def prepend_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
