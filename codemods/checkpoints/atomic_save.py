@@ -318,12 +318,12 @@ PER_COUNTER_REASON = (" (" + PER_COUNTER_MARK + "{counter}`: a crash tears only 
 CALLER_CHOSEN_REASON = (" (the caller chooses the file: `{parameter}` is a parameter of "
                         "{function}(), so whether a run resumes from it is up to the "
                         "caller)")
-# "no load of it is seen", not "never loads it back": round 29's reviewers found the file
-# loaded through a folder joined with another name (bmtrain, deepod, slideflow).
 FINAL_SAVE_REASON = (" (written once, after the training at line {line}: a crash tears "
                      "only what running again makes again)")
 EARLY_STOPPING_REASON = (" (the best model so far, kept by {owner} for the same run to read "
                          "back: a crash that tears it ends that run too)")
+# "no load of it is seen", not "never loads it back": round 29's reviewers found the file
+# loaded through a folder joined with another name (bmtrain, deepod, slideflow).
 UNKNOWN_CHECKPOINT_REASON = (" (nothing says the file is a checkpoint a run resumes from: "
                              "neither its path nor the function names one, and no load of it "
                              "is seen in this module)")
