@@ -158,6 +158,18 @@ def test_the_lowest_declared_floor_wins(tmp_path: Path) -> None:
     assert find_torch_floor(tmp_path).version == (1, 13)
 
 
+def test_torch_among_the_build_requirements_is_a_floor(tmp_path: Path) -> None:
+    # rethge-torch (round 58) lists its dependencies under [build-system] only; setuptools
+    # there is no dependency of the project, torch is
+    write(tmp_path, {"pyproject.toml": '[build-system]\nrequires = ["setuptools>=61.0", '
+                                       '"torch>=1.13.1", "numpy>=1.25"]\n'})
+    floor = find_torch_floor(tmp_path)
+    assert (floor.version, floor.source) == ((1, 13), "pyproject.toml")
+    write(tmp_path, {"pyproject.toml": '[build-system]\nrequires = ["setuptools", "wheel"]\n'
+                                       '[project]\nname = "x"\n'})
+    assert find_torch_floor(tmp_path) is None
+
+
 def test_every_metadata_file_is_read(tmp_path: Path) -> None:
     cases = {
         "setup.cfg": "[options]\ninstall_requires =\n    numpy\n    torch>=1.12\n",

@@ -425,6 +425,14 @@ def _pyproject(path: Path) -> Iterator[tuple[str, str]]:
                 for requirement in requirements if isinstance(requirements, list) else []:
                     if isinstance(requirement, str):
                         yield "pyproject.toml", requirement
+    # torch among the build requirements: a C++ extension builds against it, or the
+    # project put its dependencies there (rethge-torch's `torch>=1.13.1`, round 58, whose
+    # `torch.amp.GradScaler` fix, torch 2.3, its reviewer called wrong)
+    build = document.get("build-system", {})
+    requires = build.get("requires", []) if isinstance(build, dict) else []
+    for requirement in requires if isinstance(requires, list) else []:
+        if isinstance(requirement, str) and _TORCH_PACKAGES.match(requirement):
+            yield "pyproject.toml", requirement
     poetry = document.get("tool", {}).get("poetry", {})
     dependencies = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
     if isinstance(dependencies, dict):
